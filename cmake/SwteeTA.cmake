@@ -1,0 +1,26 @@
+# swtee_add_ta(NAME <target> UUID <uuid> SOURCES <files...>
+#              [INCLUDES <dirs...>] [LIBS <libs...>] [NO_INSTALL])
+#
+# Builds a Trusted Application as a host shared object linked against the TA
+# runtime's exported API, then signs it into ${SWTEE_TA_OUT_DIR}/<uuid>.ta.
+function(swtee_add_ta)
+	cmake_parse_arguments(TA "NO_INSTALL" "NAME;UUID" "SOURCES;INCLUDES;LIBS;DEFINES" ${ARGN})
+	add_library(${TA_NAME} MODULE ${TA_SOURCES}
+		${PROJECT_SOURCE_DIR}/ta_dev_kit/src/user_ta_header.c)
+	target_include_directories(${TA_NAME} PRIVATE ${TA_INCLUDES}
+		${PROJECT_SOURCE_DIR}/ta_dev_kit/include)
+	target_compile_definitions(${TA_NAME} PRIVATE ${TA_DEFINES})
+	target_link_libraries(${TA_NAME} PRIVATE ${TA_LIBS})
+	set_target_properties(${TA_NAME} PROPERTIES
+		PREFIX "" OUTPUT_NAME ${TA_UUID}
+		LIBRARY_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/ta-elf)
+	set(out ${SWTEE_TA_OUT_DIR}/${TA_UUID}.ta)
+	add_custom_command(TARGET ${TA_NAME} POST_BUILD
+		COMMAND $<TARGET_FILE:swtee> sign --key ${SWTEE_TA_SIGN_KEY}
+			--uuid ${TA_UUID} --in $<TARGET_FILE:${TA_NAME}> --out ${out}
+		COMMENT "Signing TA ${TA_UUID}")
+	add_dependencies(${TA_NAME} swtee)
+	if(NOT TA_NO_INSTALL)
+		install(FILES ${out} DESTINATION ${CMAKE_INSTALL_LIBDIR}/swtee/ta)
+	endif()
+endfunction()

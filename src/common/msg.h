@@ -1,0 +1,31 @@
+/* Sending and receiving one SOCK_SEQPACKET message with descriptors. */
+#ifndef SWTEE_MSG_H
+#define SWTEE_MSG_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "proto.h"
+
+struct msg_fds {
+	int fd[PROTO_FDS_MAX];
+	size_t n;
+};
+
+/* Sends len bytes with nfds descriptors. Returns 0, or -errno. Retries EINTR. */
+int msg_send(int sock, const void *buf, size_t len, const int *fds, size_t nfds);
+/*
+ * Receives one message into buf[cap]. Returns its length (0 means the peer
+ * closed), or -errno: -EMSGSIZE for a message or descriptor list that did not
+ * fit (its descriptors are closed). Received descriptors are close-on-exec;
+ * the caller owns them (msg_fds_close).
+ */
+ssize_t msg_recv(int sock, void *buf, size_t cap, struct msg_fds *fds);
+/* As msg_recv, but gives up with -ETIMEDOUT after timeout_ms (< 0: wait). */
+ssize_t msg_recv_timeout(int sock, void *buf, size_t cap, struct msg_fds *fds, int timeout_ms);
+void msg_fds_init(struct msg_fds *fds);
+void msg_fds_close(struct msg_fds *fds);
+/* Takes descriptor i out of fds (the caller owns it), or -1 when absent. */
+int msg_fds_take(struct msg_fds *fds, size_t i);
+
+#endif

@@ -1,0 +1,56 @@
+/*
+ * The on-disk format of a signed TA image (<uuid>.ta), compatible with
+ * OP-TEE's bootstrap TA layout. All integers are little-endian.
+ *
+ *   shdr                 magic, img_type, img_size, algo (u32 each),
+ *                        hash_size, sig_size (u16 each)
+ *   hash[hash_size]      SHA-256 over shdr || bootstrap header || ELF
+ *   sig[sig_size]        RSA signature over hash; sig_size is the modulus size
+ *   shdr_bootstrap_ta    uuid[16] (canonical big-endian bytes), ta_version (u32)
+ *   elf[img_size]        a host-architecture ELF64 shared object
+ *
+ * The ELF carries a section named ".ta_head" whose first TA_HEAD_SIZE bytes
+ * are: TEE_UUID (u32 timeLow, u16 timeMid, u16 timeHiAndVersion,
+ * u8 clockSeqAndNode[8]), u32 stack_size, u32 flags, u64 depr_entry.
+ */
+#ifndef SWTEE_TA_IMAGE_FORMAT_H
+#define SWTEE_TA_IMAGE_FORMAT_H
+
+#include <elf.h>
+
+#define SHDR_MAGIC 0x4f545348u /* "HSTO" */
+
+/* img_type values; only SHDR_BOOTSTRAP_TA is accepted. */
+#define SHDR_TA 0u /* legacy, unsigned UUID */
+#define SHDR_BOOTSTRAP_TA 1u
+#define SHDR_ENCRYPTED_TA 2u
+#define SHDR_SUBKEY 3u
+
+/* algo values (the GP algorithm identifiers). */
+#define SHDR_ALGO_RSASSA_PSS_SHA256 0x70414930u /* MGF1-SHA256, salt length 32 */
+#define SHDR_ALGO_RSASSA_PKCS1_V1_5_SHA256 0x70004830u
+
+#define SHDR_SIZE 20u		/* struct shdr */
+#define SHDR_BOOTSTRAP_TA_SIZE 20u /* struct shdr_bootstrap_ta */
+#define SHDR_HASH_SIZE 32u	/* SHA-256 */
+#define SHDR_PSS_SALT_LEN 32u
+
+/* Caps applied before any other use of the header's sizes. */
+#define SHDR_MAX_SIG_SIZE 1024u		     /* RSA-8192 */
+#define SHDR_MAX_IMG_SIZE (256u * 1024u * 1024u) /* 256 MiB of ELF */
+/* Smallest RSA modulus the signer produces and the verifier accepts. */
+#define SHDR_MIN_RSA_BITS 2048
+
+#define TA_HEAD_SECTION ".ta_head"
+#define TA_HEAD_SIZE 32u
+
+/* e_machine of a TA ELF: the host's own. */
+#if defined(__x86_64__)
+#define TA_ELF_MACHINE EM_X86_64
+#elif defined(__aarch64__)
+#define TA_ELF_MACHINE EM_AARCH64
+#else
+#error "swtee: TA images are not defined for this host architecture"
+#endif
+
+#endif

@@ -1,0 +1,170 @@
+/*
+ * Client connections. A client (libteec) connects, the kernel tells the core
+ * who it is (SO_PEERCRED), and the only thing it may ask the core for is a
+ * session, plus a status read. Garbage ends that client's connection only.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <tee_client_api.h>
+
+#include "buf.h"
+#include "core.h"
+#include "log.h"
+#include "msg.h"
+#include "proto.h"
+
+void client_accept(struct core *c)
+{
+	struct client *cl = NULL;
+	socklen_t len = sizeof(cl->cred);
+	int fd = accept4(c->listen_client.fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
+
+	if (fd < 0)
+		return;
+	if (c->nclients >= CORE_MAX_CLIENTS) {
+		log_error("refusing a client: %zu connections already", c->nclients);
+		close(fd);
+		return;
+	}
+	cl = calloc(1, sizeof(*cl));
+	if (!cl) {
+		close(fd);
+		return;
+	}
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cl->cred, &len)) {
+		close(fd);
+		free(cl);
+		return;
+	}
+	cl->ep.kind = EP_CLIENT;
+	cl->ep.fd = fd;
+	cl->ep.owner = cl;
+	if (core_watch(c, &cl->ep)) {
+		close(fd);
+		free(cl);
+		return;
+	}
+	cl->next = c->clients;
+	c->clients = cl;
+	c->nclients++;
+	log_debug("client pid %d uid %u connected", (int)cl->cred.pid, (unsigned int)cl->cred.uid);
+}
+
+static void client_drop(struct core *c, struct client *cl)
+{
+	struct client **pp = &c->clients;
+
+	while (*pp && *pp != cl)
+		pp = &(*pp)->next;
+	if (*pp)
+		*pp = cl->next;
+	c->nclients--;
+	instance_client_gone(c, cl);
+	core_unwatch(c, &cl->ep);
+	close(cl->ep.fd);
+	log_debug("client pid %d disconnected", (int)cl->cred.pid);
+	free(cl);
+}
+
+static void reply_open(struct client *cl, uint32_t res, uint32_t origin, uint32_t sid, int sock)
+{
+	uint8_t out[16];
+	struct buf_writer w;
+
+	buf_writer_init(&w, out, sizeof(out));
+	buf_put_u32(&w, MSG_CORE_OPEN_RSP);
+	buf_put_u32(&w, res);
+	buf_put_u32(&w, origin);
+	buf_put_u32(&w, sid);
+	msg_send(cl->ep.fd, out, buf_written(&w), sock >= 0 ? &sock : NULL, sock >= 0 ? 1 : 0);
+}
+
+static void handle_open(struct core *c, struct client *cl, struct buf_reader *r)
+{
+	struct swtee_uuid uuid;
+	struct swtee_uuid identity;
+	uint32_t login = 0;
+	uint32_t gid = 0;
+	uint32_t sid = 0;
+	uint32_t res = 0;
+	int sock = -1;
+
+	buf_get_bytes(r, uuid.b, sizeof(uuid.b));
+	buf_get_u32(r, &login);
+	buf_get_u32(r, &gid);
+	if (!buf_done(r)) {
+		reply_open(cl, TEEC_ERROR_BAD_FORMAT, TEEC_ORIGIN_TEE, 0, -1);
+		return;
+	}
+	res = identity_for_login(&cl->cred, login, gid, &identity);
+	if (res) {
+		log_info("client pid %d: login method 0x%x refused", (int)cl->cred.pid, login);
+		reply_open(cl, res, TEEC_ORIGIN_TEE, 0, -1);
+		return;
+	}
+	res = instance_open_session(c, cl, &uuid, login, &identity, &sock, &sid);
+	reply_open(cl, res, TEEC_ORIGIN_TEE, sid, sock);
+	if (sock >= 0)
+		close(sock);
+}
+
+static void handle_status(struct core *c, struct client *cl)
+{
+	uint8_t out[32];
+	struct buf_writer w;
+	size_t sessions = 0;
+	size_t instances = instance_count(c, &sessions);
+
+	buf_writer_init(&w, out, sizeof(out));
+	buf_put_u32(&w, MSG_CORE_STATUS_RSP);
+	buf_put_u32(&w, (uint32_t)instances);
+	buf_put_u32(&w, (uint32_t)sessions);
+	buf_put_u32(&w, (uint32_t)c->nspares);
+	buf_put_u32(&w, c->supplicant ? 1 : 0);
+	msg_send(cl->ep.fd, out, buf_written(&w), NULL, 0);
+}
+
+void client_readable(struct core *c, struct client *cl)
+{
+	uint8_t in[PROTO_MSG_MAX];
+	struct msg_fds fds;
+	struct buf_reader r;
+	uint32_t type = 0;
+	ssize_t n = msg_recv(cl->ep.fd, in, sizeof(in), &fds);
+
+	if (n == -EAGAIN)
+		return;
+	if (n <= 0) {
+		client_drop(c, cl);
+		return;
+	}
+	if (fds.n) {
+		/* Clients send the core no descriptors. */
+		msg_fds_close(&fds);
+		log_info("client pid %d sent descriptors; dropping it", (int)cl->cred.pid);
+		client_drop(c, cl);
+		return;
+	}
+	buf_reader_init(&r, in, (size_t)n);
+	buf_get_u32(&r, &type);
+	switch (type) {
+	case MSG_CORE_OPEN:
+		handle_open(c, cl, &r);
+		break;
+	case MSG_CORE_STATUS:
+		if (buf_done(&r))
+			handle_status(c, cl);
+		else
+			client_drop(c, cl);
+		break;
+	default:
+		log_info("client pid %d sent unknown message 0x%x; dropping it", (int)cl->cred.pid,
+			 type);
+		client_drop(c, cl);
+		break;
+	}
+}

@@ -1,0 +1,129 @@
+/*
+ * swteed, the TEE core: its private types. The core is one thread around an
+ * epoll loop; every peer (client, TA instance, zygote, supplicant) is an
+ * endpoint in that loop and is treated as hostile.
+ */
+#ifndef SWTEE_CORE_H
+#define SWTEE_CORE_H
+
+#include <openssl/evp.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/socket.h>
+#include <sys/types.h>
+#include <time.h>
+
+#include "uuid.h"
+
+enum endpoint_kind {
+	EP_LISTEN_CLIENT,
+	EP_LISTEN_SUPPLICANT,
+	EP_CLIENT,
+	EP_SUPPLICANT,
+	EP_ZYGOTE,
+	EP_INSTANCE,
+	EP_SIGNAL,
+};
+
+struct endpoint {
+	enum endpoint_kind kind;
+	int fd;
+	void *owner;
+};
+
+struct client {
+	struct endpoint ep;
+	struct ucred cred;
+	struct client *next;
+};
+
+struct session_ref {
+	uint32_t id;
+	struct client *client; /* NULL once the client is gone */
+	struct timespec orphaned;
+	struct session_ref *next;
+};
+
+struct instance {
+	struct endpoint ep;
+	uint32_t id;
+	uint32_t fork_tag;
+	pid_t pid; /* 0 until the zygote reports it */
+	struct swtee_uuid uuid;
+	uint32_t flags; /* TA_FLAG_* from the verified image */
+	uint32_t nsessions;
+	struct session_ref *sessions;
+	bool destroying;
+	struct instance *next;
+};
+
+struct spare {
+	int fd;
+	uint32_t fork_tag;
+	pid_t pid;
+};
+
+#define CORE_SPARES 2
+#define CORE_MAX_KEYS 8
+#define CORE_MAX_CLIENTS 4096
+
+struct core {
+	int epfd;
+	struct endpoint listen_client;
+	struct endpoint listen_supplicant;
+	struct endpoint zygote;
+	struct endpoint sig;
+	struct endpoint *supplicant; /* NULL while none is connected */
+	pid_t zygote_pid;
+	struct client *clients;
+	size_t nclients;
+	struct instance *instances;
+	struct spare spares[CORE_SPARES];
+	size_t nspares;
+	uint32_t next_session;
+	uint32_t next_instance;
+	uint32_t next_tag;
+	uint32_t next_supp_req;
+	EVP_PKEY *keys[CORE_MAX_KEYS];
+	size_t nkeys;
+	int log_level;
+	bool stopping;
+};
+
+/* main.c */
+int core_watch(struct core *c, struct endpoint *ep);
+void core_unwatch(struct core *c, struct endpoint *ep);
+
+/* client.c: requests on a client connection */
+void client_accept(struct core *c);
+void client_readable(struct core *c, struct client *cl);
+
+/* identity.c: the client identity a login method gives, from kernel facts */
+uint32_t identity_for_login(const struct ucred *cred, uint32_t login, uint32_t gid,
+			    struct swtee_uuid *out);
+
+/* instance.c: TA instances, spares and the zygote */
+int instance_zygote_start(struct core *c);
+void instance_zygote_readable(struct core *c);
+void instance_readable(struct core *c, struct instance *in);
+/* Opens a session for cl: on success *sock is the client's end. */
+uint32_t instance_open_session(struct core *c, struct client *cl, const struct swtee_uuid *uuid,
+			       uint32_t login, const struct swtee_uuid *identity, int *sock,
+			       uint32_t *session_id);
+void instance_client_gone(struct core *c, struct client *cl);
+/* Kills instances whose every session lost its client more than a grace ago. */
+void instance_reap_orphans(struct core *c);
+size_t instance_count(const struct core *c, size_t *sessions);
+void instance_shutdown_all(struct core *c);
+
+/* supplicant.c */
+void supplicant_accept(struct core *c);
+void supplicant_readable(struct core *c);
+/*
+ * Loads and verifies the TA image of uuid through the supplicant. On success
+ * *elf_fd is a sealed memfd holding only the verified ELF.
+ */
+uint32_t supplicant_load_ta(struct core *c, const struct swtee_uuid *uuid, int *elf_fd,
+			    uint32_t *flags);
+
+#endif

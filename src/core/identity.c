@@ -1,0 +1,134 @@
+/*
+ * Client identities. The login method is the client's choice; the facts it
+ * is built from (uid, gid, group membership, executable) come from the
+ * kernel: SO_PEERCRED of the connection and /proc of that process. A UUID is
+ * the version-5 UUID of "uid=%x", "gid=%x" or "app=<path>" (joined with ':')
+ * in swtee's login namespace, the namespace OP-TEE's clients check against.
+ */
+#include <openssl/evp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <tee_client_api.h>
+
+#include "core.h"
+#include "log.h"
+
+static const struct swtee_uuid login_ns = { { 0x58, 0xac, 0x9c, 0xa0, 0x20, 0x86, 0x46, 0x83,
+					      0xa1, 0xb8, 0xec, 0x4b, 0xc0, 0x8e, 0x01,
+					      0xb6 } };
+
+static bool uuid_v5(struct swtee_uuid *out, const char *name)
+{
+	uint8_t md[EVP_MAX_MD_SIZE];
+	unsigned int mdlen = 0;
+	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+	bool ok = ctx && EVP_DigestInit_ex(ctx, EVP_sha1(), NULL) &&
+		  EVP_DigestUpdate(ctx, login_ns.b, sizeof(login_ns.b)) &&
+		  EVP_DigestUpdate(ctx, name, strlen(name)) &&
+		  EVP_DigestFinal_ex(ctx, md, &mdlen) && mdlen >= 16;
+
+	EVP_MD_CTX_free(ctx);
+	if (!ok)
+		return false;
+	memcpy(out->b, md, 16);
+	out->b[6] = (uint8_t)((out->b[6] & 0x0f) | 0x50);
+	out->b[8] = (uint8_t)((out->b[8] & 0x3f) | 0x80);
+	return true;
+}
+
+/* Is the process a member of gid (primary or supplementary)? */
+static bool in_group(const struct ucred *cred, uint32_t gid)
+{
+	char path[64];
+	char line[4096];
+	bool found = false;
+	FILE *f = NULL;
+
+	if (cred->gid == gid)
+		return true;
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)cred->pid);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f)) {
+		char *p = NULL;
+		char *end = NULL;
+
+		if (strncmp(line, "Groups:", 7))
+			continue;
+		p = line + 7;
+		for (;;) {
+			unsigned long g = strtoul(p, &end, 10);
+
+			if (end == p)
+				break;
+			if (g == gid)
+				found = true;
+			p = end;
+		}
+		break;
+	}
+	fclose(f);
+	return found;
+}
+
+static bool exe_path(const struct ucred *cred, char *out, size_t n)
+{
+	char path[64];
+	ssize_t len = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/exe", (int)cred->pid);
+	len = readlink(path, out, n - 1);
+	if (len <= 0)
+		return false;
+	out[len] = '\0';
+	return true;
+}
+
+uint32_t identity_for_login(const struct ucred *cred, uint32_t login, uint32_t gid,
+			    struct swtee_uuid *out)
+{
+	char name[4200];
+	char app[4096];
+	int r = 0;
+
+	memset(out, 0, sizeof(*out));
+	switch (login) {
+	case TEEC_LOGIN_PUBLIC:
+		return TEEC_SUCCESS;
+	case TEEC_LOGIN_USER:
+		r = snprintf(name, sizeof(name), "uid=%x", (unsigned int)cred->uid);
+		break;
+	case TEEC_LOGIN_GROUP:
+		if (!in_group(cred, gid))
+			return TEEC_ERROR_ACCESS_DENIED;
+		r = snprintf(name, sizeof(name), "gid=%x", gid);
+		break;
+	case TEEC_LOGIN_APPLICATION:
+	case TEEC_LOGIN_USER_APPLICATION:
+	case TEEC_LOGIN_GROUP_APPLICATION:
+		if (!exe_path(cred, app, sizeof(app)))
+			return TEEC_ERROR_ACCESS_DENIED;
+		if (login == TEEC_LOGIN_APPLICATION) {
+			r = snprintf(name, sizeof(name), "app=%s", app);
+		} else if (login == TEEC_LOGIN_USER_APPLICATION) {
+			r = snprintf(name, sizeof(name), "uid=%x:app=%s", (unsigned int)cred->uid,
+				     app);
+		} else {
+			if (!in_group(cred, gid))
+				return TEEC_ERROR_ACCESS_DENIED;
+			r = snprintf(name, sizeof(name), "gid=%x:app=%s", gid, app);
+		}
+		break;
+	default:
+		return TEEC_ERROR_BAD_PARAMETERS;
+	}
+	if (r < 0 || (size_t)r >= sizeof(name))
+		return TEEC_ERROR_BAD_PARAMETERS;
+	if (!uuid_v5(out, name))
+		return TEEC_ERROR_OUT_OF_MEMORY;
+	return TEEC_SUCCESS;
+}

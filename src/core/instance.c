@@ -1,0 +1,497 @@
+/*
+ * TA instances. Each instance is a process forked by the zygote ahead of
+ * need (a spare); opening a session that needs a new instance hands a spare
+ * the verified ELF and a socket for the client. The GP rules live here:
+ * single-instance TAs share one instance, multi-session decides whether a
+ * second session is allowed, keep-alive keeps an idle instance, and an
+ * instance whose last session closes is destroyed.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <tee_client_api.h>
+#include <user_ta_header.h>
+
+#include "buf.h"
+#include "core.h"
+#include "log.h"
+#include "msg.h"
+#include "paths.h"
+#include "proto.h"
+
+#define ORPHAN_GRACE_S 3
+
+static void ta_name(const struct instance *in, char out[SWTEE_UUID_STR_LEN])
+{
+	uuid_format(&in->uuid, out);
+}
+
+int instance_zygote_start(struct core *c)
+{
+	char host[SWTEE_PATH_MAX];
+	char fdarg[16];
+	int sv[2] = { -1, -1 };
+	pid_t pid = 0;
+
+	if (paths_sibling("../lib/swtee/swtee-ta-host", host, sizeof(host)))
+		return -1;
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv))
+		return -1;
+	pid = fork();
+	if (pid < 0) {
+		close(sv[0]);
+		close(sv[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		int fd = dup(sv[1]); /* without close-on-exec */
+
+		snprintf(fdarg, sizeof(fdarg), "%d", fd);
+		execl(host, "swtee-ta-host", "--zygote", fdarg, (char *)NULL);
+		log_error("cannot run %s: %s", host, strerror(errno));
+		_exit(127);
+	}
+	close(sv[1]);
+	c->zygote_pid = pid;
+	c->zygote.kind = EP_ZYGOTE;
+	c->zygote.fd = sv[0];
+	c->zygote.owner = NULL;
+	return core_watch(c, &c->zygote);
+}
+
+/* Asks the zygote for one more spare instance process. */
+static void spare_request(struct core *c)
+{
+	uint8_t out[8];
+	struct buf_writer w;
+	int sv[2] = { -1, -1 };
+	struct spare *sp = NULL;
+
+	if (c->nspares >= CORE_SPARES || c->zygote.fd < 0)
+		return;
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv))
+		return;
+	sp = &c->spares[c->nspares];
+	sp->fd = sv[0];
+	sp->fork_tag = ++c->next_tag;
+	sp->pid = 0;
+	buf_writer_init(&w, out, sizeof(out));
+	buf_put_u32(&w, MSG_ZYG_FORK);
+	buf_put_u32(&w, sp->fork_tag);
+	if (msg_send(c->zygote.fd, out, buf_written(&w), &sv[1], 1)) {
+		log_error("the zygote does not answer");
+		close(sv[0]);
+		close(sv[1]);
+		return;
+	}
+	close(sv[1]);
+	c->nspares++;
+}
+
+static void spares_fill(struct core *c)
+{
+	while (c->nspares < CORE_SPARES) {
+		size_t before = c->nspares;
+
+		spare_request(c);
+		if (c->nspares == before)
+			break;
+	}
+}
+
+static struct instance *instance_by_tag(struct core *c, uint32_t tag)
+{
+	for (struct instance *in = c->instances; in; in = in->next)
+		if (in->fork_tag == tag)
+			return in;
+	return NULL;
+}
+
+static struct instance *instance_by_pid(struct core *c, pid_t pid)
+{
+	for (struct instance *in = c->instances; in; in = in->next)
+		if (in->pid == pid)
+			return in;
+	return NULL;
+}
+
+static void describe_status(int status, char *out, size_t n)
+{
+	if (WIFEXITED(status))
+		snprintf(out, n, "exited with status %d", WEXITSTATUS(status));
+	else if (WIFSIGNALED(status))
+		snprintf(out, n, "killed by signal %d (%s)", WTERMSIG(status),
+			 strsignal(WTERMSIG(status)));
+	else
+		snprintf(out, n, "ended (wait status 0x%x)", (unsigned int)status);
+}
+
+void instance_zygote_readable(struct core *c)
+{
+	uint8_t in[64];
+	struct msg_fds fds;
+	struct buf_reader r;
+	uint32_t type = 0;
+	uint32_t a = 0;
+	uint32_t b = 0;
+	ssize_t n = msg_recv(c->zygote.fd, in, sizeof(in), &fds);
+
+	if (n == -EAGAIN)
+		return;
+	msg_fds_close(&fds);
+	if (n <= 0) {
+		log_error("the TA zygote is gone; no new TA instance can start");
+		core_unwatch(c, &c->zygote);
+		close(c->zygote.fd);
+		c->zygote.fd = -1;
+		return;
+	}
+	buf_reader_init(&r, in, (size_t)n);
+	buf_get_u32(&r, &type);
+	buf_get_u32(&r, &a);
+	buf_get_u32(&r, &b);
+	if (!buf_done(&r))
+		return;
+	if (type == MSG_ZYG_FORKED) {
+		struct instance *inst = instance_by_tag(c, a);
+
+		for (size_t i = 0; i < c->nspares; i++)
+			if (c->spares[i].fork_tag == a)
+				c->spares[i].pid = (pid_t)b;
+		if (inst)
+			inst->pid = (pid_t)b;
+	} else if (type == MSG_ZYG_EXITED) {
+		struct instance *inst = instance_by_pid(c, (pid_t)a);
+		char how[96];
+
+		describe_status((int)b, how, sizeof(how));
+		if (inst) {
+			char name[SWTEE_UUID_STR_LEN];
+
+			ta_name(inst, name);
+			if (inst->destroying && WIFEXITED((int)b) && WEXITSTATUS((int)b) == 0)
+				log_debug("TA %s instance %u (pid %d) %s", name, inst->id,
+					  (int)a, how);
+			else
+				log_error("TA %s instance %u (pid %d) %s", name, inst->id,
+					  (int)a, how);
+		} else {
+			log_debug("TA process %d %s", (int)a, how);
+		}
+	}
+}
+
+static void session_refs_free(struct session_ref *s)
+{
+	while (s) {
+		struct session_ref *next = s->next;
+
+		free(s);
+		s = next;
+	}
+}
+
+static void instance_free(struct core *c, struct instance *in)
+{
+	struct instance **pp = &c->instances;
+
+	while (*pp && *pp != in)
+		pp = &(*pp)->next;
+	if (*pp)
+		*pp = in->next;
+	core_unwatch(c, &in->ep);
+	close(in->ep.fd);
+	session_refs_free(in->sessions);
+	free(in);
+}
+
+static void send_destroy(struct instance *in)
+{
+	uint8_t out[4];
+	struct buf_writer w;
+
+	buf_writer_init(&w, out, sizeof(out));
+	buf_put_u32(&w, MSG_CTL_DESTROY);
+	msg_send(in->ep.fd, out, buf_written(&w), NULL, 0);
+	in->destroying = true;
+}
+
+static void session_closed(struct core *c, struct instance *in, uint32_t sid)
+{
+	struct session_ref **pp = &in->sessions;
+
+	(void)c;
+	while (*pp && (*pp)->id != sid)
+		pp = &(*pp)->next;
+	if (!*pp)
+		return;
+	struct session_ref *s = *pp;
+
+	*pp = s->next;
+	free(s);
+	in->nsessions--;
+	if (in->nsessions)
+		return;
+	if ((in->flags & TA_FLAG_SINGLE_INSTANCE) && (in->flags & TA_FLAG_INSTANCE_KEEP_ALIVE))
+		return;
+	send_destroy(in);
+}
+
+static void instance_kill(struct instance *in, const char *why)
+{
+	char name[SWTEE_UUID_STR_LEN];
+
+	ta_name(in, name);
+	log_error("TA %s instance %u: %s; stopping it", name, in->id, why);
+	if (in->pid > 0)
+		kill(in->pid, SIGKILL);
+	in->destroying = true;
+}
+
+void instance_readable(struct core *c, struct instance *in)
+{
+	uint8_t msg[PROTO_MSG_MAX];
+	struct msg_fds fds;
+	struct buf_reader r;
+	uint32_t type = 0;
+	uint32_t v = 0;
+	ssize_t n = msg_recv(in->ep.fd, msg, sizeof(msg), &fds);
+	char name[SWTEE_UUID_STR_LEN];
+
+	if (n == -EAGAIN)
+		return;
+	ta_name(in, name);
+	if (n <= 0) {
+		if (!in->destroying)
+			log_error("TA %s instance %u ended with %u session(s) open", name, in->id,
+				  in->nsessions);
+		instance_free(c, in);
+		return;
+	}
+	if (fds.n) {
+		msg_fds_close(&fds);
+		instance_kill(in, "sent descriptors to the core");
+		return;
+	}
+	buf_reader_init(&r, msg, (size_t)n);
+	buf_get_u32(&r, &type);
+	buf_get_u32(&r, &v);
+	if (!buf_done(&r)) {
+		instance_kill(in, "sent a malformed message");
+		return;
+	}
+	switch (type) {
+	case MSG_CTL_SESSION_CLOSED:
+		session_closed(c, in, v);
+		break;
+	case MSG_CTL_PANIC:
+		log_error("TA %s instance %u panicked with code 0x%08x", name, in->id, v);
+		in->destroying = true;
+		break;
+	default:
+		instance_kill(in, "sent an unknown message");
+		break;
+	}
+}
+
+static struct instance *find_shared(struct core *c, const struct swtee_uuid *uuid)
+{
+	for (struct instance *in = c->instances; in; in = in->next)
+		if (!in->destroying && (in->flags & TA_FLAG_SINGLE_INSTANCE) &&
+		    uuid_equal(&in->uuid, uuid))
+			return in;
+	return NULL;
+}
+
+static struct instance *instance_start(struct core *c, const struct swtee_uuid *uuid,
+				       uint32_t *res)
+{
+	uint8_t out[64];
+	struct buf_writer w;
+	struct instance *in = NULL;
+	uint32_t flags = 0;
+	int elf_fd = -1;
+
+	*res = supplicant_load_ta(c, uuid, &elf_fd, &flags);
+	if (*res)
+		return NULL;
+	spares_fill(c);
+	if (!c->nspares) {
+		log_error("no TA process can be started (zygote gone?)");
+		*res = TEEC_ERROR_OUT_OF_MEMORY;
+		goto out;
+	}
+	in = calloc(1, sizeof(*in));
+	if (!in) {
+		*res = TEEC_ERROR_OUT_OF_MEMORY;
+		goto out;
+	}
+	/* Take the oldest spare: it is the most likely to be ready. */
+	in->ep.kind = EP_INSTANCE;
+	in->ep.fd = c->spares[0].fd;
+	in->ep.owner = in;
+	in->fork_tag = c->spares[0].fork_tag;
+	in->pid = c->spares[0].pid;
+	memmove(&c->spares[0], &c->spares[1], (c->nspares - 1) * sizeof(c->spares[0]));
+	c->nspares--;
+	in->id = ++c->next_instance;
+	in->uuid = *uuid;
+	in->flags = flags;
+
+	buf_writer_init(&w, out, sizeof(out));
+	buf_put_u32(&w, MSG_CTL_LOAD);
+	buf_put_bytes(&w, uuid->b, sizeof(uuid->b));
+	buf_put_u32(&w, flags);
+	buf_put_u32(&w, in->id);
+	buf_put_u32(&w, (uint32_t)c->log_level);
+	if (core_watch(c, &in->ep) || msg_send(in->ep.fd, out, buf_written(&w), &elf_fd, 1)) {
+		log_error("cannot hand a TA image to a spare process");
+		close(in->ep.fd);
+		free(in);
+		in = NULL;
+		*res = TEEC_ERROR_OUT_OF_MEMORY;
+		goto out;
+	}
+	in->next = c->instances;
+	c->instances = in;
+	*res = TEEC_SUCCESS;
+out:
+	if (elf_fd >= 0)
+		close(elf_fd);
+	spares_fill(c);
+	return in;
+}
+
+uint32_t instance_open_session(struct core *c, struct client *cl, const struct swtee_uuid *uuid,
+			       uint32_t login, const struct swtee_uuid *identity, int *sock,
+			       uint32_t *session_id)
+{
+	uint8_t out[64];
+	struct buf_writer w;
+	struct instance *in = find_shared(c, uuid);
+	struct session_ref *ref = NULL;
+	int sv[2] = { -1, -1 };
+	uint32_t res = TEEC_SUCCESS;
+
+	*sock = -1;
+	*session_id = 0;
+	if (in && !(in->flags & TA_FLAG_MULTI_SESSION) && in->nsessions)
+		return TEEC_ERROR_BUSY;
+	if (!in) {
+		in = instance_start(c, uuid, &res);
+		if (!in)
+			return res;
+	}
+	ref = calloc(1, sizeof(*ref));
+	if (!ref || socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv)) {
+		free(ref);
+		res = TEEC_ERROR_OUT_OF_MEMORY;
+		goto fail;
+	}
+	ref->id = ++c->next_session;
+	if (!ref->id)
+		ref->id = ++c->next_session;
+	ref->client = cl;
+	buf_writer_init(&w, out, sizeof(out));
+	buf_put_u32(&w, MSG_CTL_NEW_SESSION);
+	buf_put_u32(&w, ref->id);
+	buf_put_u32(&w, login);
+	buf_put_bytes(&w, identity->b, sizeof(identity->b));
+	if (msg_send(in->ep.fd, out, buf_written(&w), &sv[1], 1)) {
+		free(ref);
+		close(sv[0]);
+		close(sv[1]);
+		res = TEEC_ERROR_TARGET_DEAD;
+		goto fail;
+	}
+	close(sv[1]);
+	ref->next = in->sessions;
+	in->sessions = ref;
+	in->nsessions++;
+	*sock = sv[0];
+	*session_id = ref->id;
+	return TEEC_SUCCESS;
+fail:
+	if (!in->nsessions && !in->destroying)
+		send_destroy(in);
+	return res;
+}
+
+void instance_client_gone(struct core *c, struct client *cl)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	for (struct instance *in = c->instances; in; in = in->next) {
+		for (struct session_ref *s = in->sessions; s; s = s->next) {
+			if (s->client != cl)
+				continue;
+			s->client = NULL;
+			s->orphaned = now;
+		}
+	}
+}
+
+void instance_reap_orphans(struct core *c)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	for (struct instance *in = c->instances; in; in = in->next) {
+		bool all_orphaned = in->nsessions > 0;
+
+		if (in->destroying)
+			continue;
+		for (struct session_ref *s = in->sessions; s && all_orphaned; s = s->next)
+			if (s->client || now.tv_sec - s->orphaned.tv_sec < ORPHAN_GRACE_S)
+				all_orphaned = false;
+		/*
+		 * The instance would have closed these sessions when it saw its
+		 * clients' sockets close; it has not, so it is stuck in an entry
+		 * point that nobody waits for any more.
+		 */
+		if (all_orphaned)
+			instance_kill(in, "its clients are gone and it does not return");
+	}
+}
+
+size_t instance_count(const struct core *c, size_t *sessions)
+{
+	size_t n = 0;
+
+	*sessions = 0;
+	for (const struct instance *in = c->instances; in; in = in->next) {
+		n++;
+		*sessions += in->nsessions;
+	}
+	return n;
+}
+
+void instance_shutdown_all(struct core *c)
+{
+	while (c->instances) {
+		if (c->instances->pid > 0)
+			kill(c->instances->pid, SIGKILL);
+		instance_free(c, c->instances);
+	}
+	for (size_t i = 0; i < c->nspares; i++) {
+		if (c->spares[i].pid > 0)
+			kill(c->spares[i].pid, SIGKILL);
+		close(c->spares[i].fd);
+	}
+	c->nspares = 0;
+	if (c->zygote.fd >= 0) {
+		close(c->zygote.fd);
+		c->zygote.fd = -1;
+	}
+	if (c->zygote_pid > 0) {
+		kill(c->zygote_pid, SIGTERM);
+		waitpid(c->zygote_pid, NULL, 0);
+	}
+}

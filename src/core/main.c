@@ -1,0 +1,299 @@
+/*
+ * swteed: the TEE core. Listens for clients and for tee-supplicant, keeps
+ * the TA instances, and never trusts any of them.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "core.h"
+#include "log.h"
+#include "paths.h"
+#include "ta_image.h"
+
+extern const unsigned char swtee_ta_pubkey_pem[];
+extern const unsigned int swtee_ta_pubkey_pem_len;
+
+int core_watch(struct core *c, struct endpoint *ep)
+{
+	struct epoll_event ev = { .events = EPOLLIN, .data.ptr = ep };
+
+	return epoll_ctl(c->epfd, EPOLL_CTL_ADD, ep->fd, &ev);
+}
+
+void core_unwatch(struct core *c, struct endpoint *ep)
+{
+	epoll_ctl(c->epfd, EPOLL_CTL_DEL, ep->fd, NULL);
+}
+
+static int listen_on(const char *path, mode_t mode)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	char dir[SWTEE_PATH_MAX];
+	char *slash = NULL;
+	int fd = -1;
+
+	if (strlen(path) >= sizeof(sa.sun_path)) {
+		log_error("socket path too long: %s", path);
+		return -1;
+	}
+	snprintf(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	if (slash && slash != dir) {
+		*slash = '\0';
+		if (paths_mkdir_p(dir, 0700)) {
+			log_error("cannot create %s: %s", dir, strerror(errno));
+			return -1;
+		}
+	}
+	strcpy(sa.sun_path, path);
+	fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (fd < 0)
+		return -1;
+	unlink(path);
+	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) || chmod(path, mode) ||
+	    listen(fd, 128)) {
+		log_error("cannot listen on %s: %s", path, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static int load_keys(struct core *c, char **extra, size_t nextra)
+{
+	EVP_PKEY *k = ta_image_load_pubkey_pem((const char *)swtee_ta_pubkey_pem,
+					       swtee_ta_pubkey_pem_len);
+
+	if (!k) {
+		log_error("the built-in TA key does not load");
+		return -1;
+	}
+	c->keys[c->nkeys++] = k;
+	for (size_t i = 0; i < nextra; i++) {
+		char buf[16384];
+		FILE *f = fopen(extra[i], "re");
+		size_t n = 0;
+
+		if (!f) {
+			log_error("cannot read TA key %s: %s", extra[i], strerror(errno));
+			return -1;
+		}
+		n = fread(buf, 1, sizeof(buf), f);
+		fclose(f);
+		k = n < sizeof(buf) ? ta_image_load_pubkey_pem(buf, n) : NULL;
+		if (!k || c->nkeys >= CORE_MAX_KEYS) {
+			log_error("TA key %s is not a usable RSA public key", extra[i]);
+			EVP_PKEY_free(k);
+			return -1;
+		}
+		c->keys[c->nkeys++] = k;
+	}
+	return 0;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: swteed [options]\n"
+		   "  -s, --socket PATH             client socket (default: $SWTEE_SOCKET, else\n"
+		   "                                $XDG_RUNTIME_DIR/swtee/tee.sock)\n"
+		   "      --supplicant-socket PATH  socket tee-supplicant connects to\n"
+		   "                                (default: supplicant.sock beside the client socket)\n"
+		   "  -k, --ta-key PEM              also trust TAs signed with this RSA key\n"
+		   "      --ready-fd N              write a line to descriptor N once listening\n"
+		   "  -v, --verbose                 more log (repeat for debug)\n"
+		   "  -q, --quiet                   errors only\n"
+		   "  -h, --help\n");
+}
+
+static void handle_signal(struct core *c)
+{
+	struct signalfd_siginfo si;
+
+	while (read(c->sig.fd, &si, sizeof(si)) == sizeof(si)) {
+		if (si.ssi_signo == SIGCHLD) {
+			pid_t pid = 0;
+			int status = 0;
+
+			while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
+				if (pid == c->zygote_pid) {
+					log_error("the TA zygote ended (status 0x%x)", status);
+					c->zygote_pid = 0;
+				}
+			}
+		} else {
+			log_info("signal %u: stopping", si.ssi_signo);
+			c->stopping = true;
+		}
+	}
+}
+
+static void dispatch(struct core *c, struct endpoint *ep)
+{
+	switch (ep->kind) {
+	case EP_LISTEN_CLIENT:
+		client_accept(c);
+		break;
+	case EP_LISTEN_SUPPLICANT:
+		supplicant_accept(c);
+		break;
+	case EP_CLIENT:
+		client_readable(c, ep->owner);
+		break;
+	case EP_SUPPLICANT:
+		supplicant_readable(c);
+		break;
+	case EP_ZYGOTE:
+		instance_zygote_readable(c);
+		break;
+	case EP_INSTANCE:
+		instance_readable(c, ep->owner);
+		break;
+	case EP_SIGNAL:
+		handle_signal(c);
+		break;
+	}
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "socket", required_argument, NULL, 's' },
+		{ "supplicant-socket", required_argument, NULL, 'S' },
+		{ "ta-key", required_argument, NULL, 'k' },
+		{ "ready-fd", required_argument, NULL, 'r' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	static struct core core;
+	struct core *c = &core;
+	char sock_path[SWTEE_PATH_MAX] = "";
+	char supp_path[SWTEE_PATH_MAX] = "";
+	char *extra_keys[CORE_MAX_KEYS];
+	size_t nextra = 0;
+	int ready_fd = -1;
+	int level = LOG_LVL_INFO;
+	sigset_t mask;
+	struct rlimit rl;
+	int opt = 0;
+
+	while ((opt = getopt_long(argc, argv, "s:k:vqh", opts, NULL)) != -1) {
+		switch (opt) {
+		case 's':
+			snprintf(sock_path, sizeof(sock_path), "%s", optarg);
+			break;
+		case 'S':
+			snprintf(supp_path, sizeof(supp_path), "%s", optarg);
+			break;
+		case 'k':
+			if (nextra >= CORE_MAX_KEYS - 1) {
+				fprintf(stderr, "swteed: too many --ta-key\n");
+				return 2;
+			}
+			extra_keys[nextra++] = optarg;
+			break;
+		case 'r':
+			ready_fd = atoi(optarg);
+			break;
+		case 'v':
+			level++;
+			break;
+		case 'q':
+			level = LOG_LVL_ERROR;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind != argc) {
+		usage(stderr);
+		return 2;
+	}
+	log_init("swteed", level);
+	c->log_level = level;
+	if (!sock_path[0] && paths_default_socket(sock_path, sizeof(sock_path))) {
+		log_error("socket path too long");
+		return 1;
+	}
+	if (!supp_path[0] && paths_supplicant_socket(sock_path, supp_path, sizeof(supp_path))) {
+		log_error("supplicant socket path too long");
+		return 1;
+	}
+	if (load_keys(c, extra_keys, nextra))
+		return 1;
+	/* Each client and instance is a descriptor: allow as many as we may. */
+	if (!getrlimit(RLIMIT_NOFILE, &rl)) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+	prctl(PR_SET_DUMPABLE, 0);
+	signal(SIGPIPE, SIG_IGN);
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGHUP);
+	sigaddset(&mask, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &mask, NULL);
+
+	c->epfd = epoll_create1(EPOLL_CLOEXEC);
+	c->sig.kind = EP_SIGNAL;
+	c->sig.fd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
+	c->zygote.fd = -1;
+	if (c->epfd < 0 || c->sig.fd < 0 || core_watch(c, &c->sig))
+		return 1;
+	c->listen_client.kind = EP_LISTEN_CLIENT;
+	c->listen_client.fd = listen_on(sock_path, 0666);
+	c->listen_supplicant.kind = EP_LISTEN_SUPPLICANT;
+	c->listen_supplicant.fd = listen_on(supp_path, 0600);
+	if (c->listen_client.fd < 0 || c->listen_supplicant.fd < 0 ||
+	    core_watch(c, &c->listen_client) || core_watch(c, &c->listen_supplicant))
+		return 1;
+	if (instance_zygote_start(c)) {
+		log_error("cannot start the TA zygote");
+		return 1;
+	}
+	log_info("listening on %s (supplicant: %s)", sock_path, supp_path);
+	if (ready_fd >= 0) {
+		if (write(ready_fd, "ready\n", 6) != 6)
+			log_error("cannot signal readiness");
+		close(ready_fd);
+	}
+
+	while (!c->stopping) {
+		struct epoll_event ev[32];
+		int n = epoll_wait(c->epfd, ev, 32, 1000);
+
+		if (n < 0 && errno != EINTR) {
+			log_error("epoll: %s", strerror(errno));
+			break;
+		}
+		for (int i = 0; i < n; i++)
+			dispatch(c, ev[i].data.ptr);
+		instance_reap_orphans(c);
+	}
+
+	instance_shutdown_all(c);
+	unlink(sock_path);
+	unlink(supp_path);
+	for (size_t i = 0; i < c->nkeys; i++)
+		EVP_PKEY_free(c->keys[i]);
+	return 0;
+}

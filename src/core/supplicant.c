@@ -1,0 +1,253 @@
+/*
+ * The core's side of tee-supplicant. The supplicant lives in the normal
+ * world: it may lie, stall or hand over the wrong file. Every reply is
+ * bounded in time and size, and a TA image it hands over is copied into the
+ * core's own memory and verified there before anything of it is used.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <tee_client_api.h>
+
+#include "buf.h"
+#include "core.h"
+#include "log.h"
+#include "msg.h"
+#include "proto.h"
+#include "ta_image.h"
+
+#define SUPP_TIMEOUT_MS 10000
+#define TA_IMAGE_MAX (64u * 1024 * 1024)
+
+static struct endpoint supp_ep;
+
+void supplicant_accept(struct core *c)
+{
+	struct ucred cred;
+	socklen_t len = sizeof(cred);
+	uint8_t in[16];
+	struct msg_fds fds;
+	struct buf_reader r;
+	uint32_t type = 0;
+	uint32_t version = 0;
+	ssize_t n = 0;
+	int fd = accept4(c->listen_supplicant.fd, NULL, NULL, SOCK_CLOEXEC);
+
+	if (fd < 0)
+		return;
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) ||
+	    (cred.uid != getuid() && cred.uid != 0)) {
+		log_error("refusing a supplicant connection from uid %u", (unsigned int)cred.uid);
+		goto drop;
+	}
+	if (c->supplicant) {
+		log_error("refusing a second supplicant (pid %d)", (int)cred.pid);
+		goto drop;
+	}
+	n = msg_recv_timeout(fd, in, sizeof(in), &fds, SUPP_TIMEOUT_MS);
+	msg_fds_close(&fds);
+	if (n <= 0)
+		goto drop;
+	buf_reader_init(&r, in, (size_t)n);
+	buf_get_u32(&r, &type);
+	buf_get_u32(&r, &version);
+	if (!buf_done(&r) || type != MSG_SUPP_HELLO || version != PROTO_SUPP_VERSION) {
+		log_error("supplicant pid %d speaks another protocol", (int)cred.pid);
+		goto drop;
+	}
+	supp_ep.kind = EP_SUPPLICANT;
+	supp_ep.fd = fd;
+	supp_ep.owner = NULL;
+	if (core_watch(c, &supp_ep))
+		goto drop;
+	c->supplicant = &supp_ep;
+	/* The hello is echoed so that the supplicant knows it was accepted. */
+	msg_send(fd, in, (size_t)n, NULL, 0);
+	log_info("tee-supplicant pid %d connected", (int)cred.pid);
+	return;
+drop:
+	close(fd);
+}
+
+static void supplicant_drop(struct core *c, const char *why)
+{
+	if (!c->supplicant)
+		return;
+	log_error("tee-supplicant %s; TAs cannot be loaded until it reconnects", why);
+	core_unwatch(c, c->supplicant);
+	close(c->supplicant->fd);
+	c->supplicant = NULL;
+}
+
+void supplicant_readable(struct core *c)
+{
+	uint8_t in[PROTO_MSG_MAX];
+	struct msg_fds fds;
+	ssize_t n = msg_recv(c->supplicant->fd, in, sizeof(in), &fds);
+
+	msg_fds_close(&fds);
+	if (n == -EAGAIN)
+		return;
+	/* Replies are read where they are awaited; anything else is a fault. */
+	supplicant_drop(c, n <= 0 ? "disconnected" : "sent an unrequested message");
+}
+
+/* Reads a regular file of bounded size into memory the core owns. */
+static uint32_t read_image(int fd, uint8_t **img, size_t *len)
+{
+	struct stat st;
+	uint8_t *p = NULL;
+	size_t off = 0;
+
+	*img = NULL;
+	*len = 0;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode))
+		return TEEC_ERROR_SECURITY;
+	if (st.st_size <= 0 || (uint64_t)st.st_size > TA_IMAGE_MAX)
+		return TEEC_ERROR_SECURITY;
+	p = malloc((size_t)st.st_size);
+	if (!p)
+		return TEEC_ERROR_OUT_OF_MEMORY;
+	while (off < (size_t)st.st_size) {
+		ssize_t n = pread(fd, p + off, (size_t)st.st_size - off, (off_t)off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			free(p);
+			return TEEC_ERROR_SECURITY;
+		}
+		off += (size_t)n;
+	}
+	*img = p;
+	*len = off;
+	return TEEC_SUCCESS;
+}
+
+static uint32_t ask_supplicant(struct core *c, const struct swtee_uuid *uuid, int *file_fd)
+{
+	uint8_t out[32];
+	uint8_t in[64];
+	struct buf_writer w;
+	struct buf_reader r;
+	struct msg_fds fds;
+	uint32_t req = ++c->next_supp_req;
+	uint32_t type = 0;
+	uint32_t rreq = 0;
+	uint32_t res = 0;
+	ssize_t n = 0;
+
+	*file_fd = -1;
+	if (!c->supplicant) {
+		log_error("no tee-supplicant is connected; cannot load a TA");
+		return TEEC_ERROR_COMMUNICATION;
+	}
+	buf_writer_init(&w, out, sizeof(out));
+	buf_put_u32(&w, MSG_SUPP_LOAD_TA);
+	buf_put_u32(&w, req);
+	buf_put_bytes(&w, uuid->b, sizeof(uuid->b));
+	if (msg_send(c->supplicant->fd, out, buf_written(&w), NULL, 0)) {
+		supplicant_drop(c, "does not take requests");
+		return TEEC_ERROR_COMMUNICATION;
+	}
+	n = msg_recv_timeout(c->supplicant->fd, in, sizeof(in), &fds, SUPP_TIMEOUT_MS);
+	if (n <= 0) {
+		msg_fds_close(&fds);
+		supplicant_drop(c, n == -ETIMEDOUT ? "did not answer in time" : "disconnected");
+		return TEEC_ERROR_COMMUNICATION;
+	}
+	buf_reader_init(&r, in, (size_t)n);
+	buf_get_u32(&r, &type);
+	buf_get_u32(&r, &rreq);
+	buf_get_u32(&r, &res);
+	if (!buf_done(&r) || type != MSG_SUPP_LOAD_TA_RSP || rreq != req ||
+	    fds.n != (res == TEEC_SUCCESS ? 1u : 0u)) {
+		msg_fds_close(&fds);
+		supplicant_drop(c, "sent a malformed reply");
+		return TEEC_ERROR_COMMUNICATION;
+	}
+	if (res != TEEC_SUCCESS)
+		return res == TEEC_ERROR_ITEM_NOT_FOUND ? res : TEEC_ERROR_COMMUNICATION;
+	*file_fd = msg_fds_take(&fds, 0);
+	return TEEC_SUCCESS;
+}
+
+/* A sealed memfd holding a copy of elf: the TA process maps it read-only. */
+static int sealed_copy(const char *name, const uint8_t *elf, size_t len)
+{
+	int fd = memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	size_t off = 0;
+
+	if (fd < 0)
+		return -1;
+	while (off < len) {
+		ssize_t n = write(fd, elf + off, len - off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			goto err;
+		off += (size_t)n;
+	}
+	if (fcntl(fd, F_ADD_SEALS, F_SEAL_WRITE | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL))
+		goto err;
+	return fd;
+err:
+	close(fd);
+	return -1;
+}
+
+uint32_t supplicant_load_ta(struct core *c, const struct swtee_uuid *uuid, int *elf_fd,
+			    uint32_t *flags)
+{
+	char name[SWTEE_UUID_STR_LEN];
+	char why[256] = "";
+	struct ta_image_info info;
+	uint8_t *img = NULL;
+	size_t len = 0;
+	int file_fd = -1;
+	uint32_t res = 0;
+	int rc = 0;
+
+	*elf_fd = -1;
+	*flags = 0;
+	uuid_format(uuid, name);
+	res = ask_supplicant(c, uuid, &file_fd);
+	if (res) {
+		if (res == TEEC_ERROR_ITEM_NOT_FOUND)
+			log_info("TA %s: no such TA on the TA path", name);
+		return res;
+	}
+	res = read_image(file_fd, &img, &len);
+	close(file_fd);
+	if (res) {
+		log_error("TA %s: refused: the supplicant did not hand over a readable file "
+			  "of at most %u bytes",
+			  name, TA_IMAGE_MAX);
+		return res;
+	}
+	rc = ta_image_verify(img, len, uuid, c->keys, c->nkeys, &info, why, sizeof(why));
+	if (rc) {
+		log_error("TA %s: image refused: %s", name, why);
+		res = TEEC_ERROR_SECURITY;
+		goto out;
+	}
+	*elf_fd = sealed_copy(name, img + info.elf_offset, info.elf_len);
+	if (*elf_fd < 0) {
+		res = TEEC_ERROR_OUT_OF_MEMORY;
+		goto out;
+	}
+	*flags = info.flags;
+	log_debug("TA %s: image verified (version %u, flags 0x%x)", name, info.ta_version,
+		  info.flags);
+	res = TEEC_SUCCESS;
+out:
+	free(img);
+	return res;
+}

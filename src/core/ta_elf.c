@@ -1,0 +1,264 @@
+#include "ta_image.h"
+
+#include <inttypes.h>
+#include <stdbool.h>
+#include <string.h>
+
+#include "buf.h"
+
+/* What the parser needs of the ELF header, already checked. */
+struct ta_elf {
+	const uint8_t *p;
+	size_t len;
+	struct buf_reader shtab; /* the section header table */
+	uint16_t shnum;
+	uint16_t shstrndx;
+};
+
+struct ta_elf_section {
+	uint32_t name;
+	uint32_t type;
+	uint64_t offset;
+	uint64_t size;
+};
+
+static int ident_check(const uint8_t ident[EI_NIDENT], char *why, size_t whylen)
+{
+	int rc = TA_IMAGE_E_ELF;
+
+	if (memcmp(ident, ELFMAG, SELFMAG) != 0) {
+		ta_image_set_why(why, whylen, "not an ELF file");
+		goto out;
+	}
+	if (ident[EI_CLASS] != ELFCLASS64) {
+		ta_image_set_why(why, whylen, "not a 64-bit ELF (class %u)", ident[EI_CLASS]);
+		goto out;
+	}
+	if (ident[EI_DATA] != ELFDATA2LSB) {
+		ta_image_set_why(why, whylen, "not a little-endian ELF (data %u)", ident[EI_DATA]);
+		goto out;
+	}
+	if (ident[EI_VERSION] != EV_CURRENT) {
+		ta_image_set_why(why, whylen, "unknown ELF version %u", ident[EI_VERSION]);
+		goto out;
+	}
+	rc = TA_IMAGE_OK;
+out:
+	return rc;
+}
+
+static int header_read(struct ta_elf *e, char *why, size_t whylen)
+{
+	int rc = TA_IMAGE_E_ELF;
+	struct buf_reader r;
+	const uint8_t *ident = NULL;
+	uint16_t type = 0, machine = 0, ehsize = 0, phentsize = 0, phnum = 0, shentsize = 0;
+	uint32_t version = 0, flags = 0;
+	uint64_t entry = 0, phoff = 0, shoff = 0;
+	size_t tab_len = 0;
+	uint64_t tab_end = 0;
+
+	buf_reader_init(&r, e->p, e->len);
+	buf_get_ptr(&r, &ident, EI_NIDENT);
+	buf_get_u16(&r, &type);
+	buf_get_u16(&r, &machine);
+	buf_get_u32(&r, &version);
+	buf_get_u64(&r, &entry);
+	buf_get_u64(&r, &phoff);
+	buf_get_u64(&r, &shoff);
+	buf_get_u32(&r, &flags);
+	buf_get_u16(&r, &ehsize);
+	buf_get_u16(&r, &phentsize);
+	buf_get_u16(&r, &phnum);
+	buf_get_u16(&r, &shentsize);
+	buf_get_u16(&r, &e->shnum);
+	buf_get_u16(&r, &e->shstrndx);
+	if (!buf_ok(&r)) {
+		ta_image_set_why(why, whylen, "ELF shorter than its header");
+		goto out;
+	}
+	rc = ident_check(ident, why, whylen);
+	if (rc)
+		goto out;
+	rc = TA_IMAGE_E_ELF;
+	if (type != ET_DYN) {
+		ta_image_set_why(why, whylen, "ELF type %u is not a shared object", type);
+		goto out;
+	}
+	if (machine != TA_ELF_MACHINE) {
+		ta_image_set_why(why, whylen, "ELF machine %u, this host runs %u", machine,
+				 TA_ELF_MACHINE);
+		goto out;
+	}
+	if (version != EV_CURRENT || ehsize != sizeof(Elf64_Ehdr) ||
+	    shentsize != sizeof(Elf64_Shdr)) {
+		ta_image_set_why(why, whylen,
+				 "unexpected ELF version %" PRIu32 ", header size %u or section "
+				 "header size %u",
+				 version, ehsize, shentsize);
+		goto out;
+	}
+	if (e->shnum == 0) {
+		ta_image_set_why(why, whylen, "ELF has no section header table");
+		goto out;
+	}
+	if (e->shstrndx == SHN_UNDEF || e->shstrndx >= e->shnum) {
+		ta_image_set_why(why, whylen, "section name table index %u out of range (%u sections)",
+				 e->shstrndx, e->shnum);
+		goto out;
+	}
+	if (__builtin_mul_overflow((size_t)e->shnum, (size_t)shentsize, &tab_len) ||
+	    __builtin_add_overflow(shoff, (uint64_t)tab_len, &tab_end) || tab_end > e->len) {
+		ta_image_set_why(why, whylen,
+				 "section header table (offset %" PRIu64 ", %u entries) lies outside "
+				 "the %zu-byte ELF",
+				 shoff, e->shnum, e->len);
+		goto out;
+	}
+	buf_reader_init(&r, e->p, e->len);
+	buf_skip(&r, (size_t)shoff);
+	buf_get_sub(&r, &e->shtab, tab_len);
+	if (!buf_ok(&r)) {
+		ta_image_set_why(why, whylen, "section header table out of bounds");
+		goto out;
+	}
+	rc = TA_IMAGE_OK;
+out:
+	return rc;
+}
+
+static bool section_read(const struct ta_elf *e, uint16_t idx, struct ta_elf_section *s)
+{
+	struct buf_reader r = e->shtab;
+
+	buf_skip(&r, (size_t)idx * sizeof(Elf64_Shdr));
+	buf_get_u32(&r, &s->name);
+	buf_get_u32(&r, &s->type);
+	buf_skip(&r, sizeof(Elf64_Xword) + sizeof(Elf64_Addr)); /* sh_flags, sh_addr */
+	buf_get_u64(&r, &s->offset);
+	buf_get_u64(&r, &s->size);
+	return buf_ok(&r);
+}
+
+/* A reader over the section's bytes in the file, or false if they lie outside it. */
+static bool section_bytes(const struct ta_elf *e, const struct ta_elf_section *s,
+			  struct buf_reader *out)
+{
+	struct buf_reader r;
+	uint64_t end = 0;
+
+	buf_reader_init(out, NULL, 0);
+	if (__builtin_add_overflow(s->offset, s->size, &end) || end > e->len)
+		return false;
+	buf_reader_init(&r, e->p, e->len);
+	buf_skip(&r, (size_t)s->offset);
+	return buf_get_sub(&r, out, (size_t)s->size);
+}
+
+static bool name_is_ta_head(const struct buf_reader *strtab, uint32_t name)
+{
+	static const char want[] = TA_HEAD_SECTION; /* with its NUL */
+	struct buf_reader r = *strtab;
+	const uint8_t *p = NULL;
+
+	buf_skip(&r, name);
+	return buf_get_ptr(&r, &p, sizeof(want)) && memcmp(p, want, sizeof(want)) == 0;
+}
+
+static int ta_head_find(const struct ta_elf *e, struct ta_elf_section *head, char *why,
+			size_t whylen)
+{
+	int rc = TA_IMAGE_E_ELF;
+	struct ta_elf_section s = { 0 };
+	struct buf_reader strtab;
+	bool found = false;
+
+	if (!section_read(e, e->shstrndx, &s) || s.type != SHT_STRTAB ||
+	    !section_bytes(e, &s, &strtab)) {
+		ta_image_set_why(why, whylen, "bad section name table");
+		goto out;
+	}
+	/* Section 0 is the reserved null section. */
+	for (uint16_t i = 1; i < e->shnum; i++) {
+		if (!section_read(e, i, &s)) {
+			ta_image_set_why(why, whylen, "section header %u out of bounds", i);
+			goto out;
+		}
+		if (!name_is_ta_head(&strtab, s.name))
+			continue;
+		if (found) {
+			ta_image_set_why(why, whylen, "more than one " TA_HEAD_SECTION " section");
+			goto out;
+		}
+		found = true;
+		*head = s;
+	}
+	if (!found) {
+		ta_image_set_why(why, whylen, "no " TA_HEAD_SECTION " section");
+		goto out;
+	}
+	rc = TA_IMAGE_OK;
+out:
+	return rc;
+}
+
+int ta_elf_read_head(const uint8_t *elf, size_t len, struct swtee_uuid *uuid,
+		     uint32_t *stack_size, uint32_t *flags, char *why, size_t whylen)
+{
+	int rc = TA_IMAGE_E_GENERIC;
+	struct ta_elf e = { .p = elf, .len = len };
+	struct ta_elf_section s = { 0 };
+	struct buf_reader r;
+	uint32_t time_low = 0;
+	uint16_t time_mid = 0, time_hi = 0;
+	uint8_t clock_seq[8] = { 0 };
+	uint32_t stack = 0, fl = 0;
+
+	if (why && whylen)
+		why[0] = '\0';
+	if (uuid)
+		memset(uuid, 0, sizeof(*uuid));
+	if (stack_size)
+		*stack_size = 0;
+	if (flags)
+		*flags = 0;
+	if (!elf || !uuid || !stack_size || !flags) {
+		ta_image_set_why(why, whylen, "invalid arguments");
+		goto out;
+	}
+	rc = header_read(&e, why, whylen);
+	if (rc)
+		goto out;
+	rc = ta_head_find(&e, &s, why, whylen);
+	if (rc)
+		goto out;
+	rc = TA_IMAGE_E_ELF;
+	if (s.type != SHT_PROGBITS || s.size < TA_HEAD_SIZE) {
+		ta_image_set_why(why, whylen,
+				 TA_HEAD_SECTION " has type %" PRIu32 " and %" PRIu64
+						 " bytes, expected PROGBITS of at least %u",
+				 s.type, s.size, TA_HEAD_SIZE);
+		goto out;
+	}
+	if (!section_bytes(&e, &s, &r)) {
+		ta_image_set_why(why, whylen, TA_HEAD_SECTION " lies outside the ELF");
+		goto out;
+	}
+	/* The ELF is little-endian, so TEE_UUID's native fields are too. */
+	buf_get_u32(&r, &time_low);
+	buf_get_u16(&r, &time_mid);
+	buf_get_u16(&r, &time_hi);
+	buf_get_bytes(&r, clock_seq, sizeof(clock_seq));
+	buf_get_u32(&r, &stack);
+	buf_get_u32(&r, &fl);
+	if (!buf_ok(&r)) {
+		ta_image_set_why(why, whylen, TA_HEAD_SECTION " truncated");
+		goto out;
+	}
+	uuid_from_fields(uuid, time_low, time_mid, time_hi, clock_seq);
+	*stack_size = stack;
+	*flags = fl;
+	rc = TA_IMAGE_OK;
+out:
+	return rc;
+}

@@ -1,0 +1,92 @@
+/*
+ * Verification of signed TA images (format in ta_image_format.h) and the
+ * bounded parser of a TA ELF's .ta_head section. Nothing here executes or
+ * maps the image; the bytes are read only through a bounded reader. The same
+ * code is linked into swteed and into the swtee tool, so it depends on
+ * libcrypto and src/common only.
+ */
+#ifndef SWTEE_TA_IMAGE_H
+#define SWTEE_TA_IMAGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <openssl/evp.h>
+
+#include "ta_image_format.h"
+#include "uuid.h"
+
+enum ta_image_error {
+	TA_IMAGE_OK = 0,
+	TA_IMAGE_E_GENERIC = -1,   /* bad arguments, out of memory, libcrypto failure */
+	TA_IMAGE_E_SIZE = -2,	   /* truncated, trailing bytes, or a size field out of range */
+	TA_IMAGE_E_MAGIC = -3,	   /* not a signed TA image */
+	TA_IMAGE_E_TYPE = -4,	   /* legacy, encrypted, subkey or unknown img_type */
+	TA_IMAGE_E_ALGO = -5,	   /* unknown signature algorithm */
+	TA_IMAGE_E_HASH = -6,	   /* stored hash differs from the image's hash */
+	TA_IMAGE_E_SIGNATURE = -7, /* no trusted key accepts the signature */
+	TA_IMAGE_E_UUID = -8,	   /* header vs .ta_head, or header vs expected */
+	TA_IMAGE_E_ELF = -9,	   /* ELF malformed, or no usable .ta_head */
+};
+
+struct ta_image_info {
+	struct swtee_uuid uuid; /* from the signed header, equal to .ta_head's */
+	uint32_t ta_version;
+	uint32_t flags;		    /* TA_FLAG_* from .ta_head */
+	uint32_t stack_size;	    /* from .ta_head */
+	size_t elf_offset, elf_len; /* where the ELF lies inside the image */
+};
+
+/*
+ * Verifies the image img[0..len) and fills *info.
+ * keys: the trusted RSA public keys, nkeys >= 1; the signature is tried with
+ * each key whose modulus size equals sig_size, in order, until one accepts.
+ * Keys that are not RSA or are shorter than SHDR_MIN_RSA_BITS never accept.
+ * expected: the UUID the caller asked for, or NULL.
+ * Order: header sizes and caps, exact length, hash (constant-time compare),
+ * signature, expected UUID, then .ta_head; nothing of the ELF is parsed
+ * before the signature is accepted.
+ * Returns TA_IMAGE_OK, or a negative enum ta_image_error and a one-line reason
+ * in why (truncated to whylen; why may be NULL). *info is zeroed on entry and
+ * filled on success only.
+ */
+int ta_image_verify(const uint8_t *img, size_t len, const struct swtee_uuid *expected,
+		    EVP_PKEY *const *keys, size_t nkeys, struct ta_image_info *info, char *why,
+		    size_t whylen);
+
+/*
+ * Reads the .ta_head section of the ELF64 shared object elf[0..len), which is
+ * hostile input: little-endian, ET_DYN, e_machine TA_ELF_MACHINE, exactly one
+ * section named .ta_head, of type PROGBITS and at least TA_HEAD_SIZE bytes.
+ * Out-params are zeroed on entry. Returns TA_IMAGE_OK or TA_IMAGE_E_ELF (or
+ * TA_IMAGE_E_GENERIC for bad arguments), with a reason in why.
+ */
+int ta_elf_read_head(const uint8_t *elf, size_t len, struct swtee_uuid *uuid,
+		     uint32_t *stack_size, uint32_t *flags, char *why, size_t whylen);
+
+/*
+ * Loads an RSA public key from PEM bytes: a PUBLIC KEY block, or a private key
+ * (unencrypted; never prompts) of which only the public half is kept.
+ * Returns NULL if no such key is found, if it is not RSA, or if it is shorter
+ * than SHDR_MIN_RSA_BITS. The caller frees the key with EVP_PKEY_free.
+ */
+EVP_PKEY *ta_image_load_pubkey_pem(const char *pem, size_t len);
+
+/*
+ * The format's crypto profile, shared by the verifier and the signer.
+ * ta_image_hash: SHA-256 of shdr[0..SHDR_SIZE) || rest[0..rest_len), where
+ * rest is the bootstrap header followed by the ELF. Returns 0 or -1.
+ * ta_image_sig_params: sets padding, digest, MGF1 digest and salt length for
+ * algo on a context already set up by EVP_PKEY_sign_init or
+ * EVP_PKEY_verify_init. Returns 0, or -1 for an unknown algo or a libcrypto
+ * failure.
+ */
+int ta_image_hash(const uint8_t *shdr, const uint8_t *rest, size_t rest_len,
+		  uint8_t hash[SHDR_HASH_SIZE]);
+int ta_image_sig_params(EVP_PKEY_CTX *ctx, uint32_t algo);
+
+/* Writes a one-line reason into why (printf-style); a long reason is cut. */
+void ta_image_set_why(char *why, size_t whylen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+#endif

@@ -1,0 +1,288 @@
+/*
+ * tee-supplicant: the normal-world helper of swteed. It serves what the core
+ * may not touch itself: the TA files on the TA path (and, with trusted
+ * storage, the REE file system). It holds no secret and is not trusted.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <tee_client_api.h>
+
+#include "buf.h"
+#include "log.h"
+#include "msg.h"
+#include "paths.h"
+#include "proto.h"
+#include "uuid.h"
+
+#define MAX_TA_DIRS 16
+
+struct supplicant {
+	char *ta_dirs[MAX_TA_DIRS];
+	size_t nta_dirs;
+	const char *fs_path;
+	int sock;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: tee-supplicant [options] [<supplicant-socket>]\n"
+		"  -h, --help\n"
+		"  -d, --daemonize           detach once connected to the core\n"
+		"  -f, --fs-parent-path DIR  trusted storage files (normal-world side)\n"
+		"  -l, --ta-path PATHS       TA load path(s), ':'-separated; may be repeated\n"
+		"                            (default: lib/swtee/ta of this installation)\n"
+		"  -t, --ta-dir NAME         accepted for compatibility; use -l\n"
+		"  -p, --plugin-path DIR     accepted for compatibility; plugins are not supported\n"
+		"  -r, --rpmb-cid HEX        accepted for compatibility; RPMB is emulated by the core\n"
+		"      --ready-fd N          write a line to descriptor N once connected\n"
+		"  -v, --verbose\n"
+		"The socket defaults to $SWTEE_SUPPLICANT_SOCKET, else supplicant.sock beside\n"
+		"swteed's client socket ($SWTEE_SOCKET or the per-user default).\n");
+}
+
+static int add_ta_dirs(struct supplicant *s, const char *list)
+{
+	char *copy = strdup(list);
+	char *save = NULL;
+
+	if (!copy)
+		return -1;
+	for (char *d = strtok_r(copy, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+		if (s->nta_dirs >= MAX_TA_DIRS) {
+			free(copy);
+			return -1;
+		}
+		s->ta_dirs[s->nta_dirs] = strdup(d);
+		if (!s->ta_dirs[s->nta_dirs]) {
+			free(copy);
+			return -1;
+		}
+		s->nta_dirs++;
+	}
+	free(copy);
+	return 0;
+}
+
+static int connect_core(const char *path)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int fd = -1;
+
+	if (strlen(path) >= sizeof(sa.sun_path))
+		return -1;
+	strcpy(sa.sun_path, path);
+	/* The core may still be starting: try for a few seconds. */
+	for (int i = 0; i < 100; i++) {
+		struct timespec ts = { .tv_nsec = 50 * 1000 * 1000 };
+
+		fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+		if (fd < 0)
+			return -1;
+		if (!connect(fd, (struct sockaddr *)&sa, sizeof(sa)))
+			return fd;
+		close(fd);
+		nanosleep(&ts, NULL);
+	}
+	return -1;
+}
+
+static int hello(int sock)
+{
+	uint8_t out[8];
+	uint8_t in[16];
+	struct buf_writer w;
+	struct msg_fds fds;
+	ssize_t n = 0;
+
+	buf_writer_init(&w, out, sizeof(out));
+	buf_put_u32(&w, MSG_SUPP_HELLO);
+	buf_put_u32(&w, PROTO_SUPP_VERSION);
+	if (msg_send(sock, out, buf_written(&w), NULL, 0))
+		return -1;
+	n = msg_recv_timeout(sock, in, sizeof(in), &fds, 10000);
+	msg_fds_close(&fds);
+	return n == (ssize_t)buf_written(&w) && !memcmp(in, out, (size_t)n) ? 0 : -1;
+}
+
+static void load_ta(struct supplicant *s, struct buf_reader *r)
+{
+	struct swtee_uuid uuid;
+	char name[SWTEE_UUID_STR_LEN];
+	uint8_t out[16];
+	struct buf_writer w;
+	uint32_t req = 0;
+	uint32_t res = TEEC_ERROR_ITEM_NOT_FOUND;
+	int fd = -1;
+
+	buf_get_u32(r, &req);
+	buf_get_bytes(r, uuid.b, sizeof(uuid.b));
+	if (!buf_done(r)) {
+		log_error("malformed load request from the core");
+		return;
+	}
+	uuid_format(&uuid, name);
+	for (size_t i = 0; i < s->nta_dirs && fd < 0; i++) {
+		char path[SWTEE_PATH_MAX];
+		int n = snprintf(path, sizeof(path), "%s/%s.ta", s->ta_dirs[i], name);
+
+		if (n < 0 || (size_t)n >= sizeof(path))
+			continue;
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd >= 0)
+			log_debug("TA %s from %s", name, path);
+	}
+	if (fd >= 0)
+		res = TEEC_SUCCESS;
+	buf_writer_init(&w, out, sizeof(out));
+	buf_put_u32(&w, MSG_SUPP_LOAD_TA_RSP);
+	buf_put_u32(&w, req);
+	buf_put_u32(&w, res);
+	msg_send(s->sock, out, buf_written(&w), fd >= 0 ? &fd : NULL, fd >= 0 ? 1 : 0);
+	if (fd >= 0)
+		close(fd);
+}
+
+static int serve(struct supplicant *s)
+{
+	for (;;) {
+		uint8_t in[PROTO_MSG_MAX];
+		struct msg_fds fds;
+		struct buf_reader r;
+		uint32_t type = 0;
+		ssize_t n = msg_recv(s->sock, in, sizeof(in), &fds);
+
+		msg_fds_close(&fds);
+		if (n <= 0) {
+			log_info("the core closed the connection");
+			return 0;
+		}
+		buf_reader_init(&r, in, (size_t)n);
+		buf_get_u32(&r, &type);
+		switch (type) {
+		case MSG_SUPP_LOAD_TA:
+			load_ta(s, &r);
+			break;
+		default:
+			log_error("unknown request 0x%x from the core", type);
+			break;
+		}
+	}
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "daemonize", no_argument, NULL, 'd' },
+		{ "fs-parent-path", required_argument, NULL, 'f' },
+		{ "ta-path", required_argument, NULL, 'l' },
+		{ "ta-dir", required_argument, NULL, 't' },
+		{ "plugin-path", required_argument, NULL, 'p' },
+		{ "rpmb-cid", required_argument, NULL, 'r' },
+		{ "ready-fd", required_argument, NULL, 'R' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct supplicant s = { .sock = -1 };
+	char path[SWTEE_PATH_MAX];
+	char client[SWTEE_PATH_MAX];
+	bool daemonize = false;
+	int ready_fd = -1;
+	int level = LOG_LVL_INFO;
+	int opt = 0;
+
+	log_init("tee-supplicant", level);
+	while ((opt = getopt_long(argc, argv, "hdf:l:t:p:r:v", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'h':
+			usage(stdout);
+			return 0;
+		case 'd':
+			daemonize = true;
+			break;
+		case 'f':
+			s.fs_path = optarg;
+			break;
+		case 'l':
+			if (add_ta_dirs(&s, optarg)) {
+				log_error("too many TA directories (at most %d)", MAX_TA_DIRS);
+				return 2;
+			}
+			break;
+		case 't':
+			log_error("-t is not supported by swtee; give the TA directory with -l");
+			return 2;
+		case 'p':
+			log_info("plugins are not supported; ignoring -p %s", optarg);
+			break;
+		case 'r':
+			break;
+		case 'R':
+			ready_fd = atoi(optarg);
+			break;
+		case 'v':
+			level++;
+			log_init("tee-supplicant", level);
+			break;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind + 1 < argc) {
+		usage(stderr);
+		return 2;
+	}
+	if (!s.nta_dirs) {
+		char def[SWTEE_PATH_MAX];
+
+		if (paths_sibling("../lib/swtee/ta", def, sizeof(def)) || add_ta_dirs(&s, def))
+			return 1;
+	}
+	if (s.fs_path && paths_mkdir_p(s.fs_path, 0700)) {
+		log_error("cannot create %s: %s", s.fs_path, strerror(errno));
+		return 1;
+	}
+	if (optind < argc) {
+		snprintf(path, sizeof(path), "%s", argv[optind]);
+	} else if (getenv("SWTEE_SUPPLICANT_SOCKET")) {
+		snprintf(path, sizeof(path), "%s", getenv("SWTEE_SUPPLICANT_SOCKET"));
+	} else if (paths_default_socket(client, sizeof(client)) ||
+		   paths_supplicant_socket(client, path, sizeof(path))) {
+		log_error("socket path too long");
+		return 1;
+	}
+	signal(SIGPIPE, SIG_IGN);
+	s.sock = connect_core(path);
+	if (s.sock < 0) {
+		log_error("cannot reach swteed at %s: %s (is swteed running? try: swtee run -- CMD)",
+			  path, strerror(errno));
+		return 1;
+	}
+	if (hello(s.sock)) {
+		log_error("swteed at %s refused this supplicant", path);
+		return 1;
+	}
+	if (daemonize && daemon(0, 0)) {
+		log_error("cannot daemonize: %s", strerror(errno));
+		return 1;
+	}
+	if (ready_fd >= 0) {
+		if (write(ready_fd, "ready\n", 6) != 6)
+			log_error("cannot signal readiness");
+		close(ready_fd);
+	}
+	return serve(&s);
+}

@@ -1,0 +1,372 @@
+/*
+ * One TA instance: load the TA the core verified, then serve its sessions.
+ * Entry points run one at a time, on this one thread, as GP requires.
+ */
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "runtime.h"
+
+struct rt_state rt;
+
+static void ctl_send(uint32_t type, uint32_t v)
+{
+	uint8_t out[8];
+	struct buf_writer w;
+
+	buf_writer_init(&w, out, sizeof(out));
+	buf_put_u32(&w, type);
+	buf_put_u32(&w, v);
+	msg_send(rt.ctl_fd, out, buf_written(&w), NULL, 0);
+}
+
+void rt_panic(TEE_Result code, const char *func)
+{
+	if (func)
+		log_error("TA %s: panic 0x%08x in %s", rt.uuid_str, code, func);
+	else
+		log_error("TA %s: panic 0x%08x", rt.uuid_str, code);
+	ctl_send(MSG_CTL_PANIC, code);
+	_exit(70);
+}
+
+static const char *load_ta(int elf_fd)
+{
+	static char err[512];
+	char path[64];
+	const size_t *nprops = NULL;
+	void *h = NULL;
+
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", elf_fd);
+	h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	if (!h) {
+		snprintf(err, sizeof(err), "cannot load: %s", dlerror());
+		return err;
+	}
+	rt.ta.create = (TEE_Result(*)(void))dlsym(h, "TA_CreateEntryPoint");
+	rt.ta.destroy = (void (*)(void))dlsym(h, "TA_DestroyEntryPoint");
+	rt.ta.open = (TEE_Result(*)(uint32_t, TEE_Param *, void **))dlsym(
+		h, "TA_OpenSessionEntryPoint");
+	rt.ta.close = (void (*)(void *))dlsym(h, "TA_CloseSessionEntryPoint");
+	rt.ta.invoke = (TEE_Result(*)(void *, uint32_t, uint32_t, TEE_Param *))dlsym(
+		h, "TA_InvokeCommandEntryPoint");
+	rt.ta.head = dlsym(h, "ta_head");
+	rt.ta.props = dlsym(h, "ta_props");
+	nprops = dlsym(h, "ta_num_props");
+	if (!rt.ta.create || !rt.ta.destroy || !rt.ta.open || !rt.ta.close || !rt.ta.invoke)
+		return "the TA lacks one of the five GP entry points";
+	if (!rt.ta.head || !rt.ta.props || !nprops)
+		return "the TA lacks its header (ta_head, ta_props)";
+	rt.ta.nprops = *nprops;
+	return NULL;
+}
+
+/* The heap bound is the TA's gpd.ta.dataSize. */
+static uint32_t prop_data_size(void)
+{
+	for (size_t i = 0; i < rt.ta.nprops; i++) {
+		const struct user_ta_property *p = &rt.ta.props[i];
+
+		if (p->type == USER_TA_PROP_TYPE_U32 && p->name &&
+		    !strcmp(p->name, TA_PROP_STR_DATA_SIZE))
+			return *(const uint32_t *)p->value;
+	}
+	return 0;
+}
+
+static void wait_load(void)
+{
+	uint8_t in[PROTO_MSG_MAX];
+	struct msg_fds fds;
+	struct buf_reader r;
+	uint32_t type = 0;
+	uint32_t level = 0;
+	ssize_t n = msg_recv(rt.ctl_fd, in, sizeof(in), &fds);
+
+	if (n <= 0)
+		_exit(0); /* a spare the core never used */
+	buf_reader_init(&r, in, (size_t)n);
+	buf_get_u32(&r, &type);
+	buf_get_bytes(&r, rt.uuid.b, sizeof(rt.uuid.b));
+	buf_get_u32(&r, &rt.flags);
+	buf_get_u32(&r, &rt.instance_id);
+	buf_get_u32(&r, &level);
+	if (!buf_done(&r) || type != MSG_CTL_LOAD || fds.n != 1)
+		_exit(71);
+	uuid_format(&rt.uuid, rt.uuid_str);
+	rt.log_level = (int)level;
+	log_init("swteed", rt.log_level);
+	rt.load_error = load_ta(fds.fd[0]);
+	msg_fds_close(&fds);
+	if (rt.load_error) {
+		log_error("TA %s: %s", rt.uuid_str, rt.load_error);
+		return;
+	}
+	rt.data_size = prop_data_size();
+	rt_heap_init(rt.data_size);
+}
+
+static struct rt_session *session_add(int fd, uint32_t id, uint32_t login,
+				      const struct swtee_uuid *identity)
+{
+	struct rt_session *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return NULL;
+	s->fd = fd;
+	s->id = id;
+	s->login = login;
+	s->identity = *identity;
+	s->cancel_masked = true;
+	s->next = rt.sessions;
+	rt.sessions = s;
+	rt.nsessions++;
+	return s;
+}
+
+static void session_remove(struct rt_session *s)
+{
+	struct rt_session **pp = &rt.sessions;
+
+	while (*pp && *pp != s)
+		pp = &(*pp)->next;
+	if (*pp)
+		*pp = s->next;
+	rt.nsessions--;
+	ctl_send(MSG_CTL_SESSION_CLOSED, s->id);
+	rt_shm_release_all(s);
+	if (s->ctl)
+		munmap(s->ctl, sizeof(*s->ctl));
+	close(s->fd);
+	free(s);
+}
+
+static void reply(struct rt_session *s, TEE_Result res, uint32_t origin, uint32_t types,
+		  const TEE_Param *params)
+{
+	static const TEE_Param none[TEE_NUM_PARAMS];
+	uint8_t out[16 + PROTO_NUM_PARAMS * PROTO_PARAM_OUT_BYTES];
+	struct buf_writer w;
+
+	buf_writer_init(&w, out, sizeof(out));
+	buf_put_u32(&w, MSG_TA_RESULT);
+	buf_put_u32(&w, res);
+	buf_put_u32(&w, origin);
+	rt_params_out(&w, params ? types : 0, params ? params : none);
+	msg_send(s->fd, out, buf_written(&w), NULL, 0);
+}
+
+static TEE_Result map_ctl_page(struct rt_session *s, struct msg_fds *fds)
+{
+	struct stat st;
+	int fd = fds->n ? fds->fd[0] : -1;
+	int seals = fd >= 0 ? fcntl(fd, F_GET_SEALS) : -1;
+	void *p = NULL;
+
+	if (seals < 0 || !(seals & F_SEAL_SHRINK) || fstat(fd, &st) ||
+	    (size_t)st.st_size < sizeof(*s->ctl))
+		return TEE_ERROR_BAD_PARAMETERS;
+	p = mmap(NULL, sizeof(*s->ctl), PROT_READ, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED)
+		return TEE_ERROR_OUT_OF_MEMORY;
+	s->ctl = p;
+	/* Shm descriptors follow the control page. */
+	close(fds->fd[0]);
+	memmove(fds->fd, fds->fd + 1, (fds->n - 1) * sizeof(int));
+	fds->n--;
+	return TEE_SUCCESS;
+}
+
+static void run_open(struct rt_session *s, struct buf_reader *r, struct msg_fds *fds)
+{
+	TEE_Param params[TEE_NUM_PARAMS];
+	uint32_t types = 0;
+	TEE_Result res = TEE_SUCCESS;
+
+	res = map_ctl_page(s, fds);
+	if (!res)
+		res = rt_params_in(s, r, fds, &types, params);
+	if (res) {
+		reply(s, res, TEE_ORIGIN_TEE, 0, NULL);
+		session_remove(s);
+		return;
+	}
+	if (rt.load_error) {
+		reply(s, TEE_ERROR_BAD_FORMAT, TEE_ORIGIN_TEE, 0, NULL);
+		session_remove(s);
+		_exit(0);
+	}
+	rt.current = s;
+	if (!rt.created) {
+		res = rt.ta.create();
+		if (res) {
+			log_error("TA %s: TA_CreateEntryPoint failed: 0x%08x", rt.uuid_str, res);
+			rt.current = NULL;
+			reply(s, res, TEE_ORIGIN_TRUSTED_APP, 0, NULL);
+			session_remove(s);
+			_exit(0);
+		}
+		rt.created = true;
+	}
+	res = rt.ta.open(types, params, &s->ta_ctx);
+	rt.current = NULL;
+	reply(s, res, TEE_ORIGIN_TRUSTED_APP, types, params);
+	if (res) {
+		session_remove(s);
+		return;
+	}
+	s->opened = true;
+}
+
+static void run_close(struct rt_session *s)
+{
+	rt.current = s;
+	rt.ta.close(s->ta_ctx);
+	rt.current = NULL;
+	session_remove(s);
+}
+
+static void session_readable(struct rt_session *s)
+{
+	uint8_t in[PROTO_MSG_MAX];
+	struct msg_fds fds;
+	struct buf_reader r;
+	TEE_Param params[TEE_NUM_PARAMS];
+	uint32_t type = 0;
+	uint32_t cmd = 0;
+	uint32_t types = 0;
+	TEE_Result res = TEE_SUCCESS;
+	ssize_t n = msg_recv(s->fd, in, sizeof(in), &fds);
+
+	if (n == -EAGAIN || n == -EINTR)
+		return;
+	if (n <= 0) {
+		/* The client is gone: close the session as GP requires. */
+		if (s->opened)
+			run_close(s);
+		else
+			session_remove(s);
+		return;
+	}
+	buf_reader_init(&r, in, (size_t)n);
+	buf_get_u32(&r, &type);
+	if (!s->opened) {
+		buf_get_u32(&r, &s->serial);
+		if (type != MSG_TA_OPEN || !buf_ok(&r)) {
+			msg_fds_close(&fds);
+			reply(s, TEE_ERROR_BAD_FORMAT, TEE_ORIGIN_TEE, 0, NULL);
+			session_remove(s);
+			return;
+		}
+		run_open(s, &r, &fds);
+		msg_fds_close(&fds);
+		return;
+	}
+	switch (type) {
+	case MSG_TA_INVOKE:
+		buf_get_u32(&r, &s->serial);
+		buf_get_u32(&r, &cmd);
+		res = rt_params_in(s, &r, &fds, &types, params);
+		msg_fds_close(&fds);
+		if (res) {
+			reply(s, res, TEE_ORIGIN_TEE, 0, NULL);
+			return;
+		}
+		rt.current = s;
+		res = rt.ta.invoke(s->ta_ctx, cmd, types, params);
+		rt.current = NULL;
+		reply(s, res, TEE_ORIGIN_TRUSTED_APP, types, params);
+		break;
+	case MSG_TA_CLOSE:
+		msg_fds_close(&fds);
+		reply(s, TEE_SUCCESS, TEE_ORIGIN_TRUSTED_APP, 0, NULL);
+		run_close(s);
+		break;
+	default:
+		msg_fds_close(&fds);
+		reply(s, TEE_ERROR_BAD_FORMAT, TEE_ORIGIN_TEE, 0, NULL);
+		break;
+	}
+}
+
+static void ctl_readable(void)
+{
+	uint8_t in[PROTO_MSG_MAX];
+	struct msg_fds fds;
+	struct buf_reader r;
+	struct swtee_uuid identity;
+	uint32_t type = 0;
+	uint32_t id = 0;
+	uint32_t login = 0;
+	ssize_t n = msg_recv(rt.ctl_fd, in, sizeof(in), &fds);
+
+	if (n == -EAGAIN || n == -EINTR)
+		return;
+	if (n <= 0)
+		_exit(0); /* the core is gone */
+	buf_reader_init(&r, in, (size_t)n);
+	buf_get_u32(&r, &type);
+	if (type == MSG_CTL_DESTROY && buf_done(&r) && !fds.n) {
+		if (rt.created)
+			rt.ta.destroy();
+		_exit(0);
+	}
+	buf_get_u32(&r, &id);
+	buf_get_u32(&r, &login);
+	buf_get_bytes(&r, identity.b, sizeof(identity.b));
+	if (rt.nsessions >= RT_SESSIONS_MAX) {
+		/* The socket closes: the client sees the instance refuse. */
+		log_error("TA %s: more than %d sessions", rt.uuid_str, RT_SESSIONS_MAX);
+		msg_fds_close(&fds);
+		ctl_send(MSG_CTL_SESSION_CLOSED, id);
+		return;
+	}
+	if (type != MSG_CTL_NEW_SESSION || !buf_done(&r) || fds.n != 1 ||
+	    !session_add(msg_fds_take(&fds, 0), id, login, &identity)) {
+		log_error("TA %s: bad message from the core", rt.uuid_str);
+		_exit(72);
+	}
+	msg_fds_close(&fds);
+}
+
+void rt_instance_main(int ctl_fd)
+{
+	rt.ctl_fd = ctl_fd;
+	prctl(PR_SET_NAME, "swtee-ta");
+	wait_load();
+	for (;;) {
+		static struct pollfd pfd[1 + RT_SESSIONS_MAX];
+		static struct rt_session *ss[RT_SESSIONS_MAX];
+		nfds_t n = 1;
+
+		pfd[0].fd = rt.ctl_fd;
+		pfd[0].events = POLLIN;
+		for (struct rt_session *s = rt.sessions; s && n < 1 + RT_SESSIONS_MAX; s = s->next) {
+			pfd[n].fd = s->fd;
+			pfd[n].events = POLLIN;
+			ss[n - 1] = s;
+			n++;
+		}
+		if (poll(pfd, n, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			_exit(73);
+		}
+		if (pfd[0].revents)
+			ctl_readable();
+		for (nfds_t i = 1; i < n; i++)
+			if (pfd[i].revents)
+				session_readable(ss[i - 1]);
+	}
+}

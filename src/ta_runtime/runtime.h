@@ -1,0 +1,91 @@
+/*
+ * The TA runtime: what runs inside a TA instance process around the TA's
+ * own code. It receives the verified TA from the core, runs the entry points
+ * one at a time, and implements the GP Internal Core API the TA calls.
+ */
+#ifndef SWTEE_RUNTIME_H
+#define SWTEE_RUNTIME_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <tee_internal_api.h>
+#include <tee_api_defines_extensions.h>
+#include <user_ta_header.h>
+
+#include "buf.h"
+#include "msg.h"
+#include "proto.h"
+#include "uuid.h"
+
+#define RT_SHM_MAX 1024
+#define RT_SESSIONS_MAX 1024
+
+struct rt_shm {
+	uint32_t id;
+	uint8_t *map;
+	size_t size;
+};
+
+struct rt_session {
+	uint32_t id;
+	int fd;
+	uint32_t login;
+	struct swtee_uuid identity;
+	struct proto_ctl_page *ctl;
+	void *ta_ctx;
+	bool opened;
+	bool cancel_masked;
+	uint32_t serial; /* of the operation being run */
+	struct rt_shm *shm;
+	size_t nshm;
+	struct rt_session *next;
+};
+
+struct rt_ta {
+	TEE_Result (*create)(void);
+	void (*destroy)(void);
+	TEE_Result (*open)(uint32_t, TEE_Param *, void **);
+	void (*close)(void *);
+	TEE_Result (*invoke)(void *, uint32_t, uint32_t, TEE_Param *);
+	const struct ta_head *head;
+	const struct user_ta_property *props;
+	size_t nprops;
+};
+
+struct rt_state {
+	int ctl_fd;
+	struct swtee_uuid uuid;
+	char uuid_str[SWTEE_UUID_STR_LEN];
+	uint32_t flags;
+	uint32_t instance_id;
+	int log_level;
+	struct rt_ta ta;
+	const char *load_error; /* set when the TA could not be loaded */
+	bool created;
+	uint32_t data_size; /* the heap bound, TA_DATA_SIZE */
+	const void *instance_data;
+	struct rt_session *sessions;
+	size_t nsessions;
+	struct rt_session *current; /* the session whose entry point runs */
+};
+
+extern struct rt_state rt;
+
+/* instance.c */
+void rt_instance_main(int ctl_fd) __attribute__((noreturn));
+/* Reports a panic to the core and ends the process. */
+void rt_panic(TEE_Result code, const char *func) __attribute__((noreturn));
+
+/* params.c: client messages to TEE_Param and back */
+TEE_Result rt_params_in(struct rt_session *s, struct buf_reader *r, const struct msg_fds *fds,
+			uint32_t *types, TEE_Param params[TEE_NUM_PARAMS]);
+void rt_params_out(struct buf_writer *w, uint32_t types, const TEE_Param params[TEE_NUM_PARAMS]);
+/* Unmaps every shm of s. */
+void rt_shm_release_all(struct rt_session *s);
+
+/* tee_api_mem.c */
+void rt_heap_init(uint32_t limit);
+
+#endif

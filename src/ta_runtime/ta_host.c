@@ -1,0 +1,127 @@
+/*
+ * swtee-ta-host: the program TA instances run in. Started once by swteed as
+ * the zygote; every instance is a fork of it, so starting one costs a fork,
+ * and the pages of the runtime and its libraries are shared by all of them.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/signalfd.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "runtime.h"
+
+static void report_exits(int zfd)
+{
+	pid_t pid = 0;
+	int status = 0;
+
+	while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
+		uint8_t out[12];
+		struct buf_writer w;
+
+		buf_writer_init(&w, out, sizeof(out));
+		buf_put_u32(&w, MSG_ZYG_EXITED);
+		buf_put_u32(&w, (uint32_t)pid);
+		buf_put_u32(&w, (uint32_t)status);
+		msg_send(zfd, out, buf_written(&w), NULL, 0);
+	}
+}
+
+static void fork_instance(int zfd, int sfd, uint32_t tag, int ctl_fd)
+{
+	uint8_t out[12];
+	struct buf_writer w;
+	sigset_t none;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		close(zfd);
+		close(sfd);
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		signal(SIGCHLD, SIG_DFL);
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		rt_instance_main(ctl_fd);
+	}
+	close(ctl_fd);
+	buf_writer_init(&w, out, sizeof(out));
+	buf_put_u32(&w, MSG_ZYG_FORKED);
+	buf_put_u32(&w, tag);
+	buf_put_u32(&w, pid < 0 ? 0 : (uint32_t)pid);
+	msg_send(zfd, out, buf_written(&w), NULL, 0);
+}
+
+static int zygote(int zfd)
+{
+	sigset_t mask;
+	int sfd = -1;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	prctl(PR_SET_NAME, "swtee-zygote");
+	signal(SIGPIPE, SIG_IGN);
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &mask, NULL);
+	sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
+	if (sfd < 0)
+		return 1;
+	for (;;) {
+		struct pollfd p[2] = { { .fd = zfd, .events = POLLIN },
+				       { .fd = sfd, .events = POLLIN } };
+		uint8_t in[64];
+		struct msg_fds fds;
+		struct buf_reader r;
+		uint32_t type = 0;
+		uint32_t tag = 0;
+		ssize_t n = 0;
+
+		if (poll(p, 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			return 1;
+		}
+		if (p[1].revents) {
+			struct signalfd_siginfo si;
+
+			while (read(sfd, &si, sizeof(si)) == sizeof(si))
+				;
+			report_exits(zfd);
+		}
+		if (!p[0].revents)
+			continue;
+		n = msg_recv(zfd, in, sizeof(in), &fds);
+		if (n <= 0)
+			return 0; /* the core is gone */
+		buf_reader_init(&r, in, (size_t)n);
+		buf_get_u32(&r, &type);
+		buf_get_u32(&r, &tag);
+		if (!buf_done(&r) || type != MSG_ZYG_FORK || fds.n != 1) {
+			msg_fds_close(&fds);
+			continue;
+		}
+		fork_instance(zfd, sfd, tag, msg_fds_take(&fds, 0));
+	}
+}
+
+int main(int argc, char **argv)
+{
+	char *end = NULL;
+	long fd = 0;
+
+	log_init("swteed", LOG_LVL_INFO);
+	if (argc != 3 || strcmp(argv[1], "--zygote")) {
+		fprintf(stderr, "swtee-ta-host is started by swteed, not by hand\n");
+		return 2;
+	}
+	fd = strtol(argv[2], &end, 10);
+	if (*end || fd < 0 || fd > 1024)
+		return 2;
+	return zygote((int)fd);
+}

@@ -1,0 +1,37 @@
+/* The TA's log lines (trace.h), tagged with its UUID, on the core's log. */
+#include <stdarg.h>
+#include <stdio.h>
+
+#include <trace.h>
+
+#include "runtime.h"
+
+static int trace_level = TRACE_MAX;
+
+void trace_set_level(int level)
+{
+	trace_level = level;
+}
+
+int trace_get_level(void)
+{
+	return trace_level;
+}
+
+void trace_printf(const char *func, int line, int level, bool level_ok, const char *fmt, ...)
+{
+	static const char tag[] = "?EIDF";
+	char msg[768];
+	va_list ap;
+
+	if (!level_ok || level > trace_level)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (func)
+		fprintf(stderr, "%c/TA %s: %s:%d %s\n", level >= 0 && level <= 4 ? tag[level] : 'M',
+			rt.uuid_str, func, line, msg);
+	else
+		fprintf(stderr, "%s", msg);
+}

@@ -1,0 +1,326 @@
+/*
+ * swtee run: a private TEE for one command. Starts swteed and tee-supplicant
+ * in a fresh runtime directory, points the command's libteec at them, runs
+ * it, stops everything, and exits with the command's status.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "paths.h"
+#include "run.h"
+
+#define MAX_TA_PATHS 16
+#define READY_TIMEOUT_MS 15000
+
+struct run_opts {
+	const char *state;
+	const char *ta_paths[MAX_TA_PATHS];
+	size_t nta_paths;
+	int verbose;
+	char **cmd;
+};
+
+static volatile sig_atomic_t got_signal;
+static pid_t cmd_pid;
+
+static void on_signal(int sig)
+{
+	got_signal = sig;
+	if (cmd_pid > 0)
+		kill(cmd_pid, sig);
+}
+
+static void run_usage(FILE *f)
+{
+	fprintf(f, "usage: swtee run [--state DIR] [--ta-path DIR]... [-v] -- CMD [ARGS...]\n"
+		   "  Starts a private TEE (swteed and tee-supplicant), runs CMD against it\n"
+		   "  (SWTEE_SOCKET is set for CMD), stops the TEE and exits with CMD's status.\n"
+		   "  --state DIR     persistent state (default: $SWTEE_STATE_DIR, else\n"
+		   "                  $XDG_STATE_HOME/swtee, else ~/.local/state/swtee);\n"
+		   "                  DIR/ree holds what the normal world sees, DIR/secure the\n"
+		   "                  core's own secrets\n"
+		   "  --ta-path DIR   look for TAs here before the installed lib/swtee/ta\n"
+		   "  -v              verbose TEE log (repeat for debug)\n");
+}
+
+static int default_state(char *out, size_t n)
+{
+	const char *env = getenv("SWTEE_STATE_DIR");
+	const char *xdg = getenv("XDG_STATE_HOME");
+	const char *home = getenv("HOME");
+	int r = 0;
+
+	if (env && *env)
+		r = snprintf(out, n, "%s", env);
+	else if (xdg && *xdg)
+		r = snprintf(out, n, "%s/swtee", xdg);
+	else if (home && *home)
+		r = snprintf(out, n, "%s/.local/state/swtee", home);
+	else
+		r = snprintf(out, n, "/tmp/swtee-state-%u", (unsigned int)getuid());
+	return r < 0 || (size_t)r >= n ? -1 : 0;
+}
+
+/* Forks and execs argv with the ready pipe's write end kept open. */
+static pid_t start(char *const argv[], int keep_fd, int deathsig)
+{
+	pid_t pid = fork();
+
+	if (pid != 0)
+		return pid;
+	if (deathsig)
+		prctl(PR_SET_PDEATHSIG, deathsig);
+	if (keep_fd >= 0)
+		fcntl(keep_fd, F_SETFD, 0);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	execv(argv[0], argv);
+	fprintf(stderr, "swtee run: cannot run %s: %s\n", argv[0], strerror(errno));
+	_exit(127);
+}
+
+/* Waits until the child writes its ready line, exits, or time runs out. */
+static int wait_ready(pid_t pid, int rfd, const char *what)
+{
+	struct pollfd p = { .fd = rfd, .events = POLLIN };
+	char buf[16];
+	int r = 0;
+
+	do {
+		r = poll(&p, 1, READY_TIMEOUT_MS);
+	} while (r < 0 && errno == EINTR);
+	if (r > 0 && read(rfd, buf, sizeof(buf)) > 0)
+		return 0;
+	if (r == 0)
+		fprintf(stderr, "swtee run: %s did not start within %d s\n", what,
+			READY_TIMEOUT_MS / 1000);
+	else
+		fprintf(stderr, "swtee run: %s failed to start\n", what);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	return -1;
+}
+
+static void stop(pid_t pid)
+{
+	int status = 0;
+
+	if (pid <= 0)
+		return;
+	kill(pid, SIGTERM);
+	for (int i = 0; i < 100; i++) {
+		struct timespec ts = { .tv_nsec = 20 * 1000 * 1000 };
+
+		if (waitpid(pid, &status, WNOHANG) == pid)
+			return;
+		nanosleep(&ts, NULL);
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, &status, 0);
+}
+
+static int parse(int argc, char **argv, struct run_opts *o)
+{
+	static const struct option opts[] = {
+		{ "state", required_argument, NULL, 's' },
+		{ "ta-path", required_argument, NULL, 'l' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int opt = 0;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "+s:l:vh", opts, NULL)) != -1) {
+		switch (opt) {
+		case 's':
+			o->state = optarg;
+			break;
+		case 'l':
+			if (o->nta_paths >= MAX_TA_PATHS) {
+				fprintf(stderr, "swtee run: too many --ta-path\n");
+				return -1;
+			}
+			o->ta_paths[o->nta_paths++] = optarg;
+			break;
+		case 'v':
+			o->verbose++;
+			break;
+		case 'h':
+			run_usage(stdout);
+			exit(0);
+		default:
+			run_usage(stderr);
+			return -1;
+		}
+	}
+	if (optind >= argc) {
+		run_usage(stderr);
+		return -1;
+	}
+	o->cmd = argv + optind;
+	return 0;
+}
+
+static int mkdir_private(const char *base, const char *sub, char *out, size_t n)
+{
+	int r = snprintf(out, n, "%s/%s", base, sub);
+
+	if (r < 0 || (size_t)r >= n || paths_mkdir_p(out, 0700)) {
+		fprintf(stderr, "swtee run: cannot create %s/%s: %s\n", base, sub,
+			strerror(errno));
+		return -1;
+	}
+	chmod(out, 0700);
+	return 0;
+}
+
+static void remove_rundir(const char *dir)
+{
+	char p[SWTEE_PATH_MAX];
+
+	if (!paths_join(p, sizeof(p), dir, "tee.sock"))
+		unlink(p);
+	if (!paths_join(p, sizeof(p), dir, "supplicant.sock"))
+		unlink(p);
+	rmdir(dir);
+}
+
+int swtee_run_main(int argc, char **argv)
+{
+	struct run_opts o = { 0 };
+	char state[SWTEE_PATH_MAX];
+	char ree[SWTEE_PATH_MAX];
+	char secure[SWTEE_PATH_MAX];
+	char rundir[SWTEE_PATH_MAX];
+	char sock[SWTEE_PATH_MAX];
+	char supp_sock[SWTEE_PATH_MAX];
+	char core_bin[SWTEE_PATH_MAX];
+	char supp_bin[SWTEE_PATH_MAX];
+	char ta_list[8192] = "";
+	char bindir[SWTEE_PATH_MAX];
+	char fdarg[16];
+	char *path_env = NULL;
+	const char *tmp = getenv("XDG_RUNTIME_DIR");
+	pid_t core = -1;
+	pid_t supp = -1;
+	int pfd[2] = { -1, -1 };
+	int status = 0;
+	int rc = 1;
+	struct sigaction sa = { .sa_handler = on_signal };
+
+	if (parse(argc, argv, &o))
+		return 2;
+	if (o.state)
+		snprintf(state, sizeof(state), "%s", o.state);
+	else if (default_state(state, sizeof(state)))
+		return 1;
+	if (paths_mkdir_p(state, 0700) || mkdir_private(state, "ree", ree, sizeof(ree)) ||
+	    mkdir_private(state, "secure", secure, sizeof(secure)))
+		return 1;
+	snprintf(rundir, sizeof(rundir), "%s/swtee-run.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(rundir)) {
+		fprintf(stderr, "swtee run: cannot create a runtime dir: %s\n", strerror(errno));
+		return 1;
+	}
+	if (paths_join(sock, sizeof(sock), rundir, "tee.sock") ||
+	    paths_join(supp_sock, sizeof(supp_sock), rundir, "supplicant.sock") ||
+	    paths_sibling("swteed", core_bin, sizeof(core_bin)) ||
+	    paths_sibling("tee-supplicant", supp_bin, sizeof(supp_bin)) ||
+	    paths_exe_dir(bindir, sizeof(bindir)))
+		goto out;
+	for (size_t i = 0; i < o.nta_paths; i++) {
+		char abs[SWTEE_PATH_MAX];
+
+		if (!realpath(o.ta_paths[i], abs)) {
+			fprintf(stderr, "swtee run: --ta-path %s: %s\n", o.ta_paths[i],
+				strerror(errno));
+			goto out;
+		}
+		strncat(ta_list, abs, sizeof(ta_list) - strlen(ta_list) - 2);
+		strcat(ta_list, ":");
+	}
+	{
+		char def[SWTEE_PATH_MAX];
+
+		if (paths_sibling("../lib/swtee/ta", def, sizeof(def)))
+			goto out;
+		strncat(ta_list, def, sizeof(ta_list) - strlen(ta_list) - 1);
+	}
+
+	if (pipe2(pfd, O_CLOEXEC))
+		goto out;
+	snprintf(fdarg, sizeof(fdarg), "%d", pfd[1]);
+	{
+		char *argv_core[] = { core_bin,	     "-s", sock, "--supplicant-socket", supp_sock,
+				      "--ready-fd", fdarg, o.verbose ? "-v" : "-q",
+				      o.verbose > 1 ? "-v" : NULL, NULL };
+
+		core = start(argv_core, pfd[1], SIGTERM);
+	}
+	if (core < 0 || wait_ready(core, pfd[0], "swteed")) {
+		core = -1;
+		goto out;
+	}
+	{
+		char *argv_supp[] = { supp_bin, "-f",	    ree,       "-l", ta_list, "--ready-fd",
+				      fdarg,	supp_sock,  o.verbose > 1 ? "-v" : NULL, NULL };
+
+		supp = start(argv_supp, pfd[1], SIGTERM);
+	}
+	if (supp < 0 || wait_ready(supp, pfd[0], "tee-supplicant")) {
+		supp = -1;
+		goto out;
+	}
+	close(pfd[0]);
+	close(pfd[1]);
+	pfd[0] = pfd[1] = -1;
+
+	/* CMD finds swtee's own tools first, and its libteec finds this TEE. */
+	setenv("SWTEE_SOCKET", sock, 1);
+	setenv("SWTEE_STATE_DIR", state, 1);
+	if (getenv("PATH") && asprintf(&path_env, "%s:%s", bindir, getenv("PATH")) > 0)
+		setenv("PATH", path_env, 1);
+	free(path_env);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	cmd_pid = fork();
+	if (cmd_pid == 0) {
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		execvp(o.cmd[0], o.cmd);
+		fprintf(stderr, "swtee run: cannot run %s: %s\n", o.cmd[0], strerror(errno));
+		_exit(127);
+	}
+	if (cmd_pid < 0)
+		goto out;
+	while (waitpid(cmd_pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (WIFEXITED(status))
+		rc = WEXITSTATUS(status);
+	else if (WIFSIGNALED(status))
+		rc = 128 + WTERMSIG(status);
+out:
+	if (pfd[0] >= 0)
+		close(pfd[0]);
+	if (pfd[1] >= 0)
+		close(pfd[1]);
+	stop(supp);
+	stop(core);
+	remove_rundir(rundir);
+	return rc;
+}

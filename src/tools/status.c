@@ -1,0 +1,70 @@
+/* swtee status: asks the core what it holds right now. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "msg.h"
+#include "paths.h"
+#include "proto.h"
+#include "status.h"
+
+int swtee_status_main(int argc, char **argv)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	char path[SWTEE_PATH_MAX];
+	uint8_t out[4];
+	uint8_t in[64];
+	struct buf_writer w;
+	struct buf_reader r;
+	struct msg_fds fds;
+	uint32_t type = 0;
+	uint32_t v[4] = { 0 };
+	ssize_t n = 0;
+	int fd = -1;
+
+	(void)argv;
+	if (argc > 1) {
+		fprintf(stderr, "usage: swtee status\n");
+		return 2;
+	}
+	if (paths_default_socket(path, sizeof(path)) || strlen(path) >= sizeof(sa.sun_path))
+		return 1;
+	strcpy(sa.sun_path, path);
+	fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+	if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
+		fprintf(stderr,
+			"swtee status: no TEE at %s (%s).\n"
+			"Start one with: swtee run -- swtee status\n",
+			path, strerror(errno));
+		return 1;
+	}
+	buf_writer_init(&w, out, sizeof(out));
+	buf_put_u32(&w, MSG_CORE_STATUS);
+	if (msg_send(fd, out, buf_written(&w), NULL, 0))
+		goto fail;
+	n = msg_recv_timeout(fd, in, sizeof(in), &fds, 5000);
+	msg_fds_close(&fds);
+	if (n <= 0)
+		goto fail;
+	buf_reader_init(&r, in, (size_t)n);
+	buf_get_u32(&r, &type);
+	for (int i = 0; i < 4; i++)
+		buf_get_u32(&r, &v[i]);
+	if (!buf_done(&r) || type != MSG_CORE_STATUS_RSP)
+		goto fail;
+	printf("socket:          %s\n", path);
+	printf("TA instances:    %u\n", v[0]);
+	printf("sessions:        %u\n", v[1]);
+	printf("spare processes: %u\n", v[2]);
+	printf("tee-supplicant:  %s\n", v[3] ? "connected" : "not connected");
+	close(fd);
+	return 0;
+fail:
+	fprintf(stderr, "swtee status: the TEE at %s did not answer\n", path);
+	close(fd);
+	return 1;
+}

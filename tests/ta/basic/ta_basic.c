@@ -1,0 +1,127 @@
+/* A multi-instance TA with one command per client-API feature under test. */
+#include <string.h>
+#include <tee_internal_api.h>
+#include <trace.h>
+
+#include "ta_basic.h"
+
+struct session {
+	uint32_t counter;
+	uint32_t login;
+	TEE_UUID identity;
+};
+
+static uint32_t instance_counter;
+
+TEE_Result TA_CreateEntryPoint(void)
+{
+	return TEE_SUCCESS;
+}
+
+void TA_DestroyEntryPoint(void)
+{
+}
+
+TEE_Result TA_OpenSessionEntryPoint(uint32_t types, TEE_Param params[TEE_NUM_PARAMS],
+				    void **ctx)
+{
+	struct session *s = TEE_Malloc(sizeof(*s), TEE_MALLOC_FILL_ZERO);
+
+	if (!s)
+		return TEE_ERROR_OUT_OF_MEMORY;
+	/* An open with value[0] input of 0xdead fails on purpose. */
+	if (TEE_PARAM_TYPE_GET(types, 0) == TEE_PARAM_TYPE_VALUE_INPUT &&
+	    params[0].value.a == 0xdead) {
+		TEE_Free(s);
+		return TEE_ERROR_ACCESS_DENIED;
+	}
+	/* value[0] inout: report a + 1 back. */
+	if (TEE_PARAM_TYPE_GET(types, 0) == TEE_PARAM_TYPE_VALUE_INOUT)
+		params[0].value.a++;
+	*ctx = s;
+	return TEE_SUCCESS;
+}
+
+void TA_CloseSessionEntryPoint(void *ctx)
+{
+	TEE_Free(ctx);
+}
+
+static TEE_Result reverse(uint32_t types, TEE_Param p[TEE_NUM_PARAMS])
+{
+	const uint8_t *in = p[0].memref.buffer;
+	uint8_t *out = p[1].memref.buffer;
+	size_t n = p[0].memref.size;
+
+	if (types != TEE_PARAM_TYPES(TEE_PARAM_TYPE_MEMREF_INPUT, TEE_PARAM_TYPE_MEMREF_OUTPUT,
+				     TEE_PARAM_TYPE_NONE, TEE_PARAM_TYPE_NONE))
+		return TEE_ERROR_BAD_PARAMETERS;
+	if (p[1].memref.size < n) {
+		p[1].memref.size = n;
+		return TEE_ERROR_SHORT_BUFFER;
+	}
+	for (size_t i = 0; i < n; i++)
+		out[i] = in[n - 1 - i];
+	p[1].memref.size = n;
+	return TEE_SUCCESS;
+}
+
+TEE_Result TA_InvokeCommandEntryPoint(void *ctx, uint32_t cmd, uint32_t types,
+				      TEE_Param p[TEE_NUM_PARAMS])
+{
+	struct session *s = ctx;
+	TEE_Identity id;
+	uint8_t *b = NULL;
+
+	switch (cmd) {
+	case TA_BASIC_CMD_NOP:
+		return TEE_SUCCESS;
+	case TA_BASIC_CMD_ADD:
+		if (types != TEE_PARAM_TYPES(TEE_PARAM_TYPE_VALUE_INPUT,
+					     TEE_PARAM_TYPE_VALUE_OUTPUT, TEE_PARAM_TYPE_NONE,
+					     TEE_PARAM_TYPE_NONE))
+			return TEE_ERROR_BAD_PARAMETERS;
+		p[1].value.a = p[0].value.a + p[0].value.b;
+		p[1].value.b = p[0].value.a ^ p[0].value.b;
+		return TEE_SUCCESS;
+	case TA_BASIC_CMD_REVERSE:
+		return reverse(types, p);
+	case TA_BASIC_CMD_INC_INOUT:
+		if (TEE_PARAM_TYPE_GET(types, 0) != TEE_PARAM_TYPE_MEMREF_INOUT)
+			return TEE_ERROR_BAD_PARAMETERS;
+		b = p[0].memref.buffer;
+		for (size_t i = 0; i < p[0].memref.size; i++)
+			b[i]++;
+		return TEE_SUCCESS;
+	case TA_BASIC_CMD_PANIC:
+		TEE_Panic(p[0].value.a);
+		return TEE_ERROR_GENERIC;
+	case TA_BASIC_CMD_CRASH:
+		*(volatile int *)(uintptr_t)p[0].value.a = 1;
+		return TEE_ERROR_GENERIC;
+	case TA_BASIC_CMD_WAIT:
+		TEE_UnmaskCancellation();
+		p[1].value.a = TEE_Wait(p[0].value.a);
+		return p[1].value.a;
+	case TA_BASIC_CMD_HANG:
+		for (;;)
+			;
+	case TA_BASIC_CMD_IDENTITY:
+		(void)id;
+		return TEE_ERROR_NOT_SUPPORTED;
+	case TA_BASIC_CMD_COUNTER:
+		p[0].value.a = ++instance_counter;
+		p[0].value.b = ++s->counter;
+		return TEE_SUCCESS;
+	case TA_BASIC_CMD_MEMREF_INFO:
+		p[1].value.a = p[0].memref.buffer == NULL;
+		p[1].value.b = (uint32_t)p[0].memref.size;
+		return TEE_SUCCESS;
+	case TA_BASIC_CMD_TYPES:
+		p[0].value.a = types;
+		return TEE_SUCCESS;
+	default:
+		EMSG("unknown command %u", cmd);
+		return TEE_ERROR_NOT_SUPPORTED;
+	}
+}

@@ -1,0 +1,37 @@
+/*
+ * What xtest cases share for talking to the TEE through the GP Client API.
+ */
+#ifndef XTEST_HELPERS_H
+#define XTEST_HELPERS_H
+
+#include <stdint.h>
+#include <tee_client_api.h>
+
+/* OP-TEE's xtest defines this itself; libteec does not. */
+#ifndef TEEC_OPERATION_INITIALIZER
+#define TEEC_OPERATION_INITIALIZER {}
+#endif
+
+/* The TEE named by -d, NULL for the default one. Set by xtest_main. */
+extern const char *xtest_tee_name;
+
+/* The context every case may use; valid while cases run. */
+extern TEEC_Context xtest_teec_ctx;
+
+/*
+ * Initialises xtest_teec_ctx on xtest_tee_name. Returns the
+ * TEEC_InitializeContext result; xtest_main stops when it fails.
+ */
+TEEC_Result xtest_teec_ctx_init(void);
+/* Finalises xtest_teec_ctx if it was initialised. */
+void xtest_teec_ctx_deinit(void);
+
+/*
+ * Opens session to the TA uuid on xtest_teec_ctx with TEEC_LOGIN_PUBLIC.
+ * op may be NULL; ret_orig, if not NULL, receives the return origin.
+ * Close the session with TEEC_CloseSession.
+ */
+TEEC_Result xtest_teec_open_session(TEEC_Session *session, const TEEC_UUID *uuid,
+				    TEEC_Operation *op, uint32_t *ret_orig);
+
+#endif
