@@ -30,13 +30,13 @@
 #define SHDR_ALGO_RSASSA_PSS_SHA256 0x70414930u /* MGF1-SHA256, salt length 32 */
 #define SHDR_ALGO_RSASSA_PKCS1_V1_5_SHA256 0x70004830u
 
-#define SHDR_SIZE 20u		/* struct shdr */
+#define SHDR_SIZE 20u		   /* struct shdr */
 #define SHDR_BOOTSTRAP_TA_SIZE 20u /* struct shdr_bootstrap_ta */
-#define SHDR_HASH_SIZE 32u	/* SHA-256 */
+#define SHDR_HASH_SIZE 32u	   /* SHA-256 */
 #define SHDR_PSS_SALT_LEN 32u
 
 /* Caps applied before any other use of the header's sizes. */
-#define SHDR_MAX_SIG_SIZE 1024u		     /* RSA-8192 */
+#define SHDR_MAX_SIG_SIZE 1024u			 /* RSA-8192 */
 #define SHDR_MAX_IMG_SIZE (256u * 1024u * 1024u) /* 256 MiB of ELF */
 /* Smallest RSA modulus the signer produces and the verifier accepts. */
 #define SHDR_MIN_RSA_BITS 2048

@@ -53,7 +53,9 @@ struct instance {
 	uint32_t flags; /* TA_FLAG_* from the verified image */
 	uint32_t nsessions;
 	struct session_ref *sessions;
-	bool destroying;
+	bool destroying; /* out of every lookup: no new session goes here */
+	bool gone;	 /* its control socket closed */
+	bool exited;	 /* the zygote reported its end */
 	struct instance *next;
 };
 
@@ -105,7 +107,8 @@ uint32_t identity_for_login(const struct ucred *cred, uint32_t login, uint32_t g
 /* instance.c: TA instances, spares and the zygote */
 int instance_zygote_start(struct core *c);
 void instance_zygote_readable(struct core *c);
-void instance_readable(struct core *c, struct instance *in);
+/* Returns false when the instance record was freed. */
+bool instance_readable(struct core *c, struct instance *in);
 /* Opens a session for cl: on success *sock is the client's end. */
 uint32_t instance_open_session(struct core *c, struct client *cl, const struct swtee_uuid *uuid,
 			       uint32_t login, const struct swtee_uuid *identity, int *sock,

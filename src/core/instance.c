@@ -7,6 +7,7 @@
  * instance whose last session closes is destroyed.
  */
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,6 +106,8 @@ static void spares_fill(struct core *c)
 	}
 }
 
+static void instance_free(struct core *c, struct instance *in);
+
 static struct instance *instance_by_tag(struct core *c, uint32_t tag)
 {
 	for (struct instance *in = c->instances; in; in = in->next)
@@ -173,14 +176,18 @@ void instance_zygote_readable(struct core *c)
 		describe_status((int)b, how, sizeof(how));
 		if (inst) {
 			char name[SWTEE_UUID_STR_LEN];
+			bool clean = WIFEXITED((int)b) && WEXITSTATUS((int)b) == 0;
 
 			ta_name(inst, name);
-			if (inst->destroying && WIFEXITED((int)b) && WEXITSTATUS((int)b) == 0)
+			if (clean && (inst->destroying || !inst->nsessions))
 				log_debug("TA %s instance %u (pid %d) %s", name, inst->id,
 					  (int)a, how);
 			else
 				log_error("TA %s instance %u (pid %d) %s", name, inst->id,
 					  (int)a, how);
+			inst->exited = true;
+			if (inst->gone)
+				instance_free(c, inst);
 		} else {
 			log_debug("TA process %d %s", (int)a, how);
 		}
@@ -205,10 +212,37 @@ static void instance_free(struct core *c, struct instance *in)
 		pp = &(*pp)->next;
 	if (*pp)
 		*pp = in->next;
-	core_unwatch(c, &in->ep);
-	close(in->ep.fd);
+	if (in->ep.fd >= 0) {
+		core_unwatch(c, &in->ep);
+		close(in->ep.fd);
+	}
 	session_refs_free(in->sessions);
 	free(in);
+}
+
+/*
+ * The instance's control socket closed. Its record stays (out of every
+ * lookup) until the zygote says how the process ended, so the log can
+ * name the TA with the reason.
+ */
+static void instance_gone(struct core *c, struct instance *in)
+{
+	char name[SWTEE_UUID_STR_LEN];
+
+	ta_name(in, name);
+	core_unwatch(c, &in->ep);
+	close(in->ep.fd);
+	in->ep.fd = -1;
+	if (!in->destroying)
+		log_debug("TA %s instance %u closed with %u session(s) open", name, in->id,
+			  in->nsessions);
+	in->destroying = true;
+	in->gone = true;
+	session_refs_free(in->sessions);
+	in->sessions = NULL;
+	in->nsessions = 0;
+	if (c->zygote.fd < 0 || in->exited)
+		instance_free(c, in);
 }
 
 static void send_destroy(struct instance *in)
@@ -254,7 +288,7 @@ static void instance_kill(struct instance *in, const char *why)
 	in->destroying = true;
 }
 
-void instance_readable(struct core *c, struct instance *in)
+bool instance_readable(struct core *c, struct instance *in)
 {
 	uint8_t msg[PROTO_MSG_MAX];
 	struct msg_fds fds;
@@ -265,26 +299,23 @@ void instance_readable(struct core *c, struct instance *in)
 	char name[SWTEE_UUID_STR_LEN];
 
 	if (n == -EAGAIN)
-		return;
+		return true;
 	ta_name(in, name);
 	if (n <= 0) {
-		if (!in->destroying)
-			log_error("TA %s instance %u ended with %u session(s) open", name, in->id,
-				  in->nsessions);
-		instance_free(c, in);
-		return;
+		instance_gone(c, in);
+		return false;
 	}
 	if (fds.n) {
 		msg_fds_close(&fds);
 		instance_kill(in, "sent descriptors to the core");
-		return;
+		return true;
 	}
 	buf_reader_init(&r, msg, (size_t)n);
 	buf_get_u32(&r, &type);
 	buf_get_u32(&r, &v);
 	if (!buf_done(&r)) {
 		instance_kill(in, "sent a malformed message");
-		return;
+		return true;
 	}
 	switch (type) {
 	case MSG_CTL_SESSION_CLOSED:
@@ -298,6 +329,18 @@ void instance_readable(struct core *c, struct instance *in)
 		instance_kill(in, "sent an unknown message");
 		break;
 	}
+	return true;
+}
+
+/* Handles what an instance has already sent, so that no reply races it. */
+static struct instance *instance_drain(struct core *c, struct instance *in)
+{
+	struct pollfd p = { .fd = in->ep.fd, .events = POLLIN };
+
+	while (in->ep.fd >= 0 && poll(&p, 1, 0) == 1)
+		if (!instance_readable(c, in))
+			return NULL;
+	return in;
 }
 
 static struct instance *find_shared(struct core *c, const struct swtee_uuid *uuid)
@@ -381,6 +424,10 @@ uint32_t instance_open_session(struct core *c, struct client *cl, const struct s
 
 	*sock = -1;
 	*session_id = 0;
+	if (in && !instance_drain(c, in))
+		in = NULL;
+	if (in && in->destroying)
+		in = NULL;
 	if (in && !(in->flags & TA_FLAG_MULTI_SESSION) && in->nsessions)
 		return TEEC_ERROR_BUSY;
 	if (!in) {
@@ -467,6 +514,8 @@ size_t instance_count(const struct core *c, size_t *sessions)
 
 	*sessions = 0;
 	for (const struct instance *in = c->instances; in; in = in->next) {
+		if (in->gone)
+			continue;
 		n++;
 		*sessions += in->nsessions;
 	}

@@ -103,14 +103,16 @@ static int header_read(struct ta_elf *e, char *why, size_t whylen)
 		goto out;
 	}
 	if (e->shstrndx == SHN_UNDEF || e->shstrndx >= e->shnum) {
-		ta_image_set_why(why, whylen, "section name table index %u out of range (%u sections)",
+		ta_image_set_why(why, whylen,
+				 "section name table index %u out of range (%u sections)",
 				 e->shstrndx, e->shnum);
 		goto out;
 	}
 	if (__builtin_mul_overflow((size_t)e->shnum, (size_t)shentsize, &tab_len) ||
 	    __builtin_add_overflow(shoff, (uint64_t)tab_len, &tab_end) || tab_end > e->len) {
 		ta_image_set_why(why, whylen,
-				 "section header table (offset %" PRIu64 ", %u entries) lies outside "
+				 "section header table (offset %" PRIu64
+				 ", %u entries) lies outside "
 				 "the %zu-byte ELF",
 				 shoff, e->shnum, e->len);
 		goto out;
@@ -169,7 +171,7 @@ static int ta_head_find(const struct ta_elf *e, struct ta_elf_section *head, cha
 			size_t whylen)
 {
 	int rc = TA_IMAGE_E_ELF;
-	struct ta_elf_section s = { 0 };
+	struct ta_elf_section s = {0};
 	struct buf_reader strtab;
 	bool found = false;
 
@@ -202,16 +204,16 @@ out:
 	return rc;
 }
 
-int ta_elf_read_head(const uint8_t *elf, size_t len, struct swtee_uuid *uuid,
-		     uint32_t *stack_size, uint32_t *flags, char *why, size_t whylen)
+int ta_elf_read_head(const uint8_t *elf, size_t len, struct swtee_uuid *uuid, uint32_t *stack_size,
+		     uint32_t *flags, char *why, size_t whylen)
 {
 	int rc = TA_IMAGE_E_GENERIC;
-	struct ta_elf e = { .p = elf, .len = len };
-	struct ta_elf_section s = { 0 };
+	struct ta_elf e = {.p = elf, .len = len};
+	struct ta_elf_section s = {0};
 	struct buf_reader r;
 	uint32_t time_low = 0;
 	uint16_t time_mid = 0, time_hi = 0;
-	uint8_t clock_seq[8] = { 0 };
+	uint8_t clock_seq[8] = {0};
 	uint32_t stack = 0, fl = 0;
 
 	if (why && whylen)

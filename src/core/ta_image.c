@@ -54,8 +54,9 @@ int ta_image_hash(const uint8_t *shdr, const uint8_t *rest, size_t rest_len,
 	if (!md)
 		goto out;
 	if (EVP_DigestInit_ex(md, EVP_sha256(), NULL) != 1 ||
-	    EVP_DigestUpdate(md, shdr, SHDR_SIZE) != 1 || EVP_DigestUpdate(md, rest, rest_len) != 1 ||
-	    EVP_DigestFinal_ex(md, hash, &n) != 1 || n != SHDR_HASH_SIZE)
+	    EVP_DigestUpdate(md, shdr, SHDR_SIZE) != 1 ||
+	    EVP_DigestUpdate(md, rest, rest_len) != 1 || EVP_DigestFinal_ex(md, hash, &n) != 1 ||
+	    n != SHDR_HASH_SIZE)
 		goto out;
 	rc = 0;
 out:
@@ -113,8 +114,9 @@ static int shdr_check_type(const struct shdr *h, char *why, size_t whylen)
 		rc = TA_IMAGE_OK;
 		break;
 	case SHDR_TA:
-		ta_image_set_why(why, whylen,
-				 "legacy TA image (img_type 0) not supported: sign it as a bootstrap TA");
+		ta_image_set_why(
+		    why, whylen,
+		    "legacy TA image (img_type 0) not supported: sign it as a bootstrap TA");
 		break;
 	case SHDR_ENCRYPTED_TA:
 		ta_image_set_why(why, whylen, "encrypted TA image (img_type 2) not supported");
@@ -173,8 +175,8 @@ static int shdr_check(const struct shdr *h, size_t len, char *why, size_t whylen
 		goto out;
 	}
 	if (total != len) {
-		ta_image_set_why(why, whylen, "image is %zu bytes but its header describes %zu", len,
-				 total);
+		ta_image_set_why(why, whylen, "image is %zu bytes but its header describes %zu",
+				 len, total);
 		goto out;
 	}
 	rc = TA_IMAGE_OK;
@@ -222,7 +224,8 @@ static int signature_check(EVP_PKEY *const *keys, size_t nkeys, uint32_t algo,
 		}
 	}
 	if (!tried)
-		ta_image_set_why(why, whylen, "no trusted key has a %zu-byte RSA modulus", sig_size);
+		ta_image_set_why(why, whylen, "no trusted key has a %zu-byte RSA modulus",
+				 sig_size);
 	else
 		ta_image_set_why(why, whylen, "signature not accepted by any trusted key");
 out:
@@ -234,8 +237,8 @@ int ta_image_verify(const uint8_t *img, size_t len, const struct swtee_uuid *exp
 		    size_t whylen)
 {
 	int rc = TA_IMAGE_E_GENERIC;
-	struct ta_image_info res = { 0 };
-	struct shdr h = { 0 };
+	struct ta_image_info res = {0};
+	struct shdr h = {0};
 	struct buf_reader r;
 	struct buf_reader boot;
 	const uint8_t *stored = NULL;
@@ -243,8 +246,8 @@ int ta_image_verify(const uint8_t *img, size_t len, const struct swtee_uuid *exp
 	const uint8_t *rest = NULL;
 	const uint8_t *elf = NULL;
 	size_t rest_len = 0;
-	uint8_t hash[SHDR_HASH_SIZE] = { 0 };
-	struct swtee_uuid head = { 0 };
+	uint8_t hash[SHDR_HASH_SIZE] = {0};
+	struct swtee_uuid head = {0};
 	char s1[SWTEE_UUID_STR_LEN];
 	char s2[SWTEE_UUID_STR_LEN];
 

@@ -61,8 +61,8 @@ int ta_image_verify(const uint8_t *img, size_t len, const struct swtee_uuid *exp
  * Out-params are zeroed on entry. Returns TA_IMAGE_OK or TA_IMAGE_E_ELF (or
  * TA_IMAGE_E_GENERIC for bad arguments), with a reason in why.
  */
-int ta_elf_read_head(const uint8_t *elf, size_t len, struct swtee_uuid *uuid,
-		     uint32_t *stack_size, uint32_t *flags, char *why, size_t whylen);
+int ta_elf_read_head(const uint8_t *elf, size_t len, struct swtee_uuid *uuid, uint32_t *stack_size,
+		     uint32_t *flags, char *why, size_t whylen);
 
 /*
  * Loads an RSA public key from PEM bytes: a PUBLIC KEY block, or a private key
@@ -87,6 +87,6 @@ int ta_image_sig_params(EVP_PKEY_CTX *ctx, uint32_t algo);
 
 /* Writes a one-line reason into why (printf-style); a long reason is cut. */
 void ta_image_set_why(char *why, size_t whylen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 
 #endif

@@ -135,7 +135,8 @@ static struct rt_session *session_add(int fd, uint32_t id, uint32_t login,
 	return s;
 }
 
-static void session_remove(struct rt_session *s)
+/* Forgets s; tells the core first unless it was told already. */
+static void session_remove(struct rt_session *s, bool notify)
 {
 	struct rt_session **pp = &rt.sessions;
 
@@ -144,7 +145,8 @@ static void session_remove(struct rt_session *s)
 	if (*pp)
 		*pp = s->next;
 	rt.nsessions--;
-	ctl_send(MSG_CTL_SESSION_CLOSED, s->id);
+	if (notify)
+		ctl_send(MSG_CTL_SESSION_CLOSED, s->id);
 	rt_shm_release_all(s);
 	if (s->ctl)
 		munmap(s->ctl, sizeof(*s->ctl));
@@ -188,6 +190,14 @@ static TEE_Result map_ctl_page(struct rt_session *s, struct msg_fds *fds)
 	return TEE_SUCCESS;
 }
 
+/* An open that fails: the core hears of it before the client does. */
+static void fail_open(struct rt_session *s, TEE_Result res, uint32_t origin)
+{
+	ctl_send(MSG_CTL_SESSION_CLOSED, s->id);
+	reply(s, res, origin, 0, NULL);
+	session_remove(s, false);
+}
+
 static void run_open(struct rt_session *s, struct buf_reader *r, struct msg_fds *fds)
 {
 	TEE_Param params[TEE_NUM_PARAMS];
@@ -198,13 +208,11 @@ static void run_open(struct rt_session *s, struct buf_reader *r, struct msg_fds 
 	if (!res)
 		res = rt_params_in(s, r, fds, &types, params);
 	if (res) {
-		reply(s, res, TEE_ORIGIN_TEE, 0, NULL);
-		session_remove(s);
+		fail_open(s, res, TEE_ORIGIN_TEE);
 		return;
 	}
 	if (rt.load_error) {
-		reply(s, TEE_ERROR_BAD_FORMAT, TEE_ORIGIN_TEE, 0, NULL);
-		session_remove(s);
+		fail_open(s, TEE_ERROR_BAD_FORMAT, TEE_ORIGIN_TEE);
 		_exit(0);
 	}
 	rt.current = s;
@@ -213,28 +221,37 @@ static void run_open(struct rt_session *s, struct buf_reader *r, struct msg_fds 
 		if (res) {
 			log_error("TA %s: TA_CreateEntryPoint failed: 0x%08x", rt.uuid_str, res);
 			rt.current = NULL;
-			reply(s, res, TEE_ORIGIN_TRUSTED_APP, 0, NULL);
-			session_remove(s);
+			fail_open(s, res, TEE_ORIGIN_TRUSTED_APP);
 			_exit(0);
 		}
 		rt.created = true;
 	}
 	res = rt.ta.open(types, params, &s->ta_ctx);
 	rt.current = NULL;
-	reply(s, res, TEE_ORIGIN_TRUSTED_APP, types, params);
 	if (res) {
-		session_remove(s);
+		ctl_send(MSG_CTL_SESSION_CLOSED, s->id);
+		reply(s, res, TEE_ORIGIN_TRUSTED_APP, types, params);
+		session_remove(s, false);
 		return;
 	}
+	reply(s, res, TEE_ORIGIN_TRUSTED_APP, types, params);
 	s->opened = true;
 }
 
-static void run_close(struct rt_session *s)
+/*
+ * Runs the close entry point and tells the core, before the client hears
+ * back: a client that opens again at once must find the instance gone if
+ * this was its last session.
+ */
+static void run_close(struct rt_session *s, bool answer)
 {
 	rt.current = s;
 	rt.ta.close(s->ta_ctx);
 	rt.current = NULL;
-	session_remove(s);
+	ctl_send(MSG_CTL_SESSION_CLOSED, s->id);
+	if (answer)
+		reply(s, TEE_SUCCESS, TEE_ORIGIN_TRUSTED_APP, 0, NULL);
+	session_remove(s, false);
 }
 
 static void session_readable(struct rt_session *s)
@@ -254,9 +271,9 @@ static void session_readable(struct rt_session *s)
 	if (n <= 0) {
 		/* The client is gone: close the session as GP requires. */
 		if (s->opened)
-			run_close(s);
+			run_close(s, false);
 		else
-			session_remove(s);
+			session_remove(s, true);
 		return;
 	}
 	buf_reader_init(&r, in, (size_t)n);
@@ -266,7 +283,7 @@ static void session_readable(struct rt_session *s)
 		if (type != MSG_TA_OPEN || !buf_ok(&r)) {
 			msg_fds_close(&fds);
 			reply(s, TEE_ERROR_BAD_FORMAT, TEE_ORIGIN_TEE, 0, NULL);
-			session_remove(s);
+			session_remove(s, true);
 			return;
 		}
 		run_open(s, &r, &fds);
@@ -290,8 +307,7 @@ static void session_readable(struct rt_session *s)
 		break;
 	case MSG_TA_CLOSE:
 		msg_fds_close(&fds);
-		reply(s, TEE_SUCCESS, TEE_ORIGIN_TRUSTED_APP, 0, NULL);
-		run_close(s);
+		run_close(s, true);
 		break;
 	default:
 		msg_fds_close(&fds);

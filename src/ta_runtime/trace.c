@@ -24,7 +24,8 @@ void trace_printf(const char *func, int line, int level, bool level_ok, const ch
 	char msg[768];
 	va_list ap;
 
-	if (!level_ok || level > trace_level)
+	/* MSG (level_ok false) always prints; the others by level. */
+	if (level_ok && level > trace_level)
 		return;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);

@@ -3,6 +3,7 @@
  * in a fresh runtime directory, points the command's libteec at them, runs
  * it, stops everything, and exits with the command's status.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -51,6 +52,8 @@ static void run_usage(FILE *f)
 		   "                  DIR/ree holds what the normal world sees, DIR/secure the\n"
 		   "                  core's own secrets\n"
 		   "  --ta-path DIR   look for TAs here before the installed lib/swtee/ta\n"
+		   "  CMD also gets SWTEE_RUN_TA_DIR, a private TA directory searched first\n"
+		   "  and removed at the end of the run\n"
 		   "  -v              verbose TEE log (repeat for debug)\n");
 }
 
@@ -190,6 +193,17 @@ static int mkdir_private(const char *base, const char *sub, char *out, size_t n)
 static void remove_rundir(const char *dir)
 {
 	char p[SWTEE_PATH_MAX];
+	char ta[SWTEE_PATH_MAX];
+	DIR *d = NULL;
+	struct dirent *e = NULL;
+
+	if (!paths_join(ta, sizeof(ta), dir, "ta") && (d = opendir(ta))) {
+		while ((e = readdir(d)))
+			if (e->d_name[0] != '.' && !paths_join(p, sizeof(p), ta, e->d_name))
+				unlink(p);
+		closedir(d);
+		rmdir(ta);
+	}
 
 	if (!paths_join(p, sizeof(p), dir, "tee.sock"))
 		unlink(p);
@@ -205,6 +219,7 @@ int swtee_run_main(int argc, char **argv)
 	char ree[SWTEE_PATH_MAX];
 	char secure[SWTEE_PATH_MAX];
 	char rundir[SWTEE_PATH_MAX];
+	char scratch[SWTEE_PATH_MAX];
 	char sock[SWTEE_PATH_MAX];
 	char supp_sock[SWTEE_PATH_MAX];
 	char core_bin[SWTEE_PATH_MAX];
@@ -235,6 +250,13 @@ int swtee_run_main(int argc, char **argv)
 		fprintf(stderr, "swtee run: cannot create a runtime dir: %s\n", strerror(errno));
 		return 1;
 	}
+	if (paths_join(scratch, sizeof(scratch), rundir, "ta") || mkdir(scratch, 0700)) {
+		fprintf(stderr, "swtee run: cannot create %s/ta\n", rundir);
+		rmdir(rundir);
+		return 1;
+	}
+	/* The run's own TA directory comes first: TAs dropped there load at once. */
+	snprintf(ta_list, sizeof(ta_list), "%s:", scratch);
 	if (paths_join(sock, sizeof(sock), rundir, "tee.sock") ||
 	    paths_join(supp_sock, sizeof(supp_sock), rundir, "supplicant.sock") ||
 	    paths_sibling("swteed", core_bin, sizeof(core_bin)) ||
@@ -291,6 +313,7 @@ int swtee_run_main(int argc, char **argv)
 	/* CMD finds swtee's own tools first, and its libteec finds this TEE. */
 	setenv("SWTEE_SOCKET", sock, 1);
 	setenv("SWTEE_STATE_DIR", state, 1);
+	setenv("SWTEE_RUN_TA_DIR", scratch, 1);
 	if (getenv("PATH") && asprintf(&path_env, "%s:%s", bindir, getenv("PATH")) > 0)
 		setenv("PATH", path_env, 1);
 	free(path_env);

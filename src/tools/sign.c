@@ -57,15 +57,15 @@ enum {
 };
 
 static const struct option sign_longopts[] = {
-	{ "key", required_argument, NULL, OPT_KEY },
-	{ "uuid", required_argument, NULL, OPT_UUID },
-	{ "in", required_argument, NULL, OPT_IN },
-	{ "out", required_argument, NULL, OPT_OUT },
-	{ "algo", required_argument, NULL, OPT_ALGO },
-	{ "ta-version", required_argument, NULL, OPT_TA_VERSION },
-	{ "verify", no_argument, NULL, OPT_VERIFY },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+    {"key", required_argument, NULL, OPT_KEY},
+    {"uuid", required_argument, NULL, OPT_UUID},
+    {"in", required_argument, NULL, OPT_IN},
+    {"out", required_argument, NULL, OPT_OUT},
+    {"algo", required_argument, NULL, OPT_ALGO},
+    {"ta-version", required_argument, NULL, OPT_TA_VERSION},
+    {"verify", no_argument, NULL, OPT_VERIFY},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
 };
 
 static void sign_usage(FILE *f)
@@ -199,7 +199,7 @@ static int file_write_atomic(const char *path, const uint8_t *data, size_t len)
 	}
 	fd = mkostemp(tmp, O_CLOEXEC);
 	if (fd < 0) {
-		sign_err("%s: %s", tmp, strerror(errno));
+		sign_err("%s: cannot create a temporary file beside it: %s", path, strerror(errno));
 		free(tmp);
 		tmp = NULL; /* nothing to remove */
 		goto out;
@@ -420,7 +420,7 @@ static int sign_run(const struct sign_opts *o)
 	size_t elf_len = 0;
 	size_t img_len = 0;
 	EVP_PKEY *key = NULL;
-	struct swtee_uuid head = { 0 };
+	struct swtee_uuid head = {0};
 	uint32_t stack_size = 0;
 	uint32_t flags = 0;
 	struct ta_image_info info;
@@ -500,7 +500,7 @@ out:
 int swtee_sign_main(int argc, char **argv)
 {
 	int rc = SIGN_EXIT_USAGE;
-	struct sign_opts o = { 0 };
+	struct sign_opts o = {0};
 
 	if (opts_read(argc, argv, &o))
 		goto out;

@@ -43,8 +43,8 @@ static void why_crypto(char *why, size_t whylen, const char *what)
 	ta_image_set_why(why, whylen, "%s: %s", what, err);
 }
 
-static int hash_sign(EVP_PKEY *key, uint32_t algo, const uint8_t hash[SHDR_HASH_SIZE],
-		     uint8_t *sig, size_t sig_size, char *why, size_t whylen)
+static int hash_sign(EVP_PKEY *key, uint32_t algo, const uint8_t hash[SHDR_HASH_SIZE], uint8_t *sig,
+		     size_t sig_size, char *why, size_t whylen)
 {
 	int rc = TA_IMAGE_E_GENERIC;
 	EVP_PKEY_CTX *ctx = NULL;
@@ -76,7 +76,7 @@ int ta_image_sign(const uint8_t *elf, size_t len, const struct swtee_uuid *uuid,
 	size_t sig_size = 0;
 	size_t boot_off = 0;
 	size_t total = 0;
-	uint8_t hash[SHDR_HASH_SIZE] = { 0 };
+	uint8_t hash[SHDR_HASH_SIZE] = {0};
 	struct buf_writer w;
 
 	if (why && whylen)

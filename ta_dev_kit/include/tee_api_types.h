@@ -11,6 +11,11 @@
 
 #include <tee_api_defines.h>
 
+/* OP-TEE's TAs (its examples among them) expect this from the API headers. */
+#ifndef __maybe_unused
+#define __maybe_unused __attribute__((unused))
+#endif
+
 typedef uint32_t TEE_Result;
 
 typedef struct {

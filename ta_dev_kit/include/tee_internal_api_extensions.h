@@ -7,6 +7,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
+/* TAs written for OP-TEE expect the log macros and stdio from this header. */
+#include <stdio.h>
+#include <trace.h>
 
 #include <tee_api_defines_extensions.h>
 #include <tee_api_types.h>

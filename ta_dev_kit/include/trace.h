@@ -34,7 +34,7 @@
 void trace_printf(const char *func, int line, int level, bool level_ok, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 
-/* Run-time level, TRACE_MIN..TRACE_MAX; starts at TRACE_LEVEL. */
+/* Run-time threshold for level_ok messages, TRACE_MIN..TRACE_MAX. */
 void trace_set_level(int level);
 int trace_get_level(void);
 

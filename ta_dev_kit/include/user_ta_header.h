@@ -79,7 +79,7 @@ struct user_ta_property {
 	const void *value;
 };
 
-/* The TA's properties, in order; the runtime looks both up by name. */
+/* The TA's properties, in order; the runtime finds both symbols with dlsym. */
 extern const struct user_ta_property ta_props[];
 extern const size_t ta_num_props;
 

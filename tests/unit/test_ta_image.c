@@ -159,11 +159,10 @@ static void put_section(struct buf_writer *w, uint32_t name, uint32_t type, uint
 /* A minimal ELF64 shared object whose .ta_head carries uuid, T_STACK and T_FLAGS. */
 static void elf_build(uint8_t elf[T_ELF_LEN], const struct swtee_uuid *uuid)
 {
-	static const uint8_t ident[EI_NIDENT] = { ELFMAG0,    ELFMAG1,	  ELFMAG2,
-						  ELFMAG3,    ELFCLASS64, ELFDATA2LSB,
-						  EV_CURRENT, ELFOSABI_NONE };
+	static const uint8_t ident[EI_NIDENT] = {
+	    ELFMAG0, ELFMAG1, ELFMAG2, ELFMAG3, ELFCLASS64, ELFDATA2LSB, EV_CURRENT, ELFOSABI_NONE};
 	static const char strtab[T_STR_LEN] = "\0.ta_head\0.shstrtab\0.rodata";
-	static const uint8_t pad[T_SHT_OFF - T_STR_OFF - T_STR_LEN] = { 0 };
+	static const uint8_t pad[T_SHT_OFF - T_STR_OFF - T_STR_LEN] = {0};
 	struct buf_writer w;
 	uint32_t time_low = 0;
 	uint16_t time_mid = 0, time_hi = 0;
@@ -347,7 +346,7 @@ static void test_elf_head(void)
 	uint8_t elf[T_ELF_LEN];
 	struct swtee_uuid u;
 	uint32_t stack = 0, flags = 0;
-	static const uint8_t time_low_le[4] = { 0x78, 0x56, 0x34, 0x12 };
+	static const uint8_t time_low_le[4] = {0x78, 0x56, 0x34, 0x12};
 
 	elf_build(elf, &uuid_y);
 	check(memcmp(elf + T_HEAD_OFF, time_low_le, 4) == 0, "ta_head timeLow is little-endian");
@@ -360,10 +359,10 @@ static void test_elf_head(void)
 		 "elf: .ta_head larger than the struct");
 
 	check(ta_elf_read_head(NULL, 10, &u, &stack, &flags, why, sizeof(why)) ==
-		      TA_IMAGE_E_GENERIC,
+		  TA_IMAGE_E_GENERIC,
 	      "elf: NULL input");
 	check(ta_elf_read_head(elf, T_ELF_LEN, NULL, &stack, &flags, why, sizeof(why)) ==
-		      TA_IMAGE_E_GENERIC,
+		  TA_IMAGE_E_GENERIC,
 	      "elf: NULL uuid");
 	check(ta_elf_read_head(elf, T_ELF_LEN, &u, &stack, &flags, NULL, 0) == TA_IMAGE_OK,
 	      "elf: why may be NULL");
@@ -377,44 +376,45 @@ struct patch {
 };
 
 static const struct patch elf_bad[] = {
-	{ "bad magic", 1, 1, 'X' },
-	{ "ELFCLASS32", EI_CLASS, 1, ELFCLASS32 },
-	{ "big-endian", EI_DATA, 1, ELFDATA2MSB },
-	{ "EI_VERSION 0", EI_VERSION, 1, 0 },
-	{ "ET_EXEC", 16, 2, ET_EXEC },
-	{ "ET_REL", 16, 2, ET_REL },
-	{ "foreign e_machine", 18, 2, T_FOREIGN_MACHINE },
-	{ "e_version 0", 20, 4, 0 },
-	{ "e_ehsize 52", 52, 2, 52 },
-	{ "e_shentsize 40", 58, 2, 40 },
-	{ "e_shentsize 128", 58, 2, 128 },
-	{ "e_shnum 0", 60, 2, 0 },
-	{ "e_shnum one too many", 60, 2, T_SHNUM + 1 },
-	{ "e_shnum huge", 60, 2, 0xffff },
-	{ "e_shoff at the end", 40, 8, T_ELF_LEN },
-	{ "section table straddles the end", 40, 8, T_ELF_LEN - 100 },
-	{ "e_shoff + table overflows", 40, 8, UINT64_MAX - 63 },
-	{ "e_shoff huge", 40, 8, UINT64_C(1) << 62 },
-	{ "e_shstrndx == e_shnum", 62, 2, T_SHNUM },
-	{ "e_shstrndx SHN_XINDEX", 62, 2, SHN_XINDEX },
-	{ "e_shstrndx SHN_UNDEF", 62, 2, SHN_UNDEF },
-	{ "e_shstrndx not a STRTAB", 62, 2, 1 },
-	{ "strtab offset out of bounds", T_SH(2) + 24, 8, T_ELF_LEN },
-	{ "strtab size out of bounds", T_SH(2) + 32, 8, 1000 },
-	{ "strtab offset + size overflows", T_SH(2) + 24, 8, UINT64_MAX - 4 },
-	{ "no .ta_head (renamed)", T_STR_OFF + 4, 1, 'X' },
-	{ ".ta_head name past strtab", T_SH(1), 4, 1000 },
-	{ ".ta_head name UINT32_MAX", T_SH(1), 4, UINT32_MAX },
-	{ ".ta_head name unterminated in strtab", T_SH(2) + 32, 8, 9 },
-	{ ".ta_head NOBITS", T_SH(1) + 4, 4, SHT_NOBITS },
-	{ ".ta_head NOTE", T_SH(1) + 4, 4, SHT_NOTE },
-	{ ".ta_head size 31", T_SH(1) + 32, 8, TA_HEAD_SIZE - 1 },
-	{ ".ta_head size 0", T_SH(1) + 32, 8, 0 },
-	{ ".ta_head size huge", T_SH(1) + 32, 8, UINT64_MAX },
-	{ ".ta_head straddles the end", T_SH(1) + 24, 8, T_ELF_LEN - 16 },
-	{ ".ta_head offset + size overflows", T_SH(1) + 24, 8, UINT64_MAX - 8 },
-	{ "two .ta_head sections", T_SH(3), 4, T_NAME_TA_HEAD },
-	{ "strtab also named .ta_head", T_SH(2), 4, T_NAME_TA_HEAD },
+    {"bad magic", 1, 1, 'X'},
+    {"ELFCLASS32", EI_CLASS, 1, ELFCLASS32},
+    {"big-endian", EI_DATA, 1, ELFDATA2MSB},
+    {"EI_VERSION 0", EI_VERSION, 1, 0},
+    {"ET_EXEC", 16, 2, ET_EXEC},
+    {"ET_REL", 16, 2, ET_REL},
+    {"foreign e_machine", 18, 2, T_FOREIGN_MACHINE},
+    {"e_version 0", 20, 4, 0},
+    {"e_ehsize 52", 52, 2, 52},
+    {"e_shentsize 40", 58, 2, 40},
+    {"e_shentsize 128", 58, 2, 128},
+    {"e_shnum 0", 60, 2, 0},
+    {"e_shnum one too many", 60, 2, T_SHNUM + 1},
+    {"e_shnum huge", 60, 2, 0xffff},
+    {"e_shoff at the end", 40, 8, T_ELF_LEN},
+    {"section table straddles the end", 40, 8, T_ELF_LEN - 100},
+    {"e_shoff + table overflows", 40, 8, UINT64_MAX - 63},
+    {"e_shoff huge", 40, 8, UINT64_C(1) << 62},
+    {"e_shstrndx == e_shnum", 62, 2, T_SHNUM},
+    {"e_shstrndx SHN_XINDEX", 62, 2, SHN_XINDEX},
+    {"e_shstrndx SHN_UNDEF", 62, 2, SHN_UNDEF},
+    {"e_shstrndx not a STRTAB", 62, 2, 1},
+    {"section name table typed PROGBITS", T_SH(2) + 4, 4, SHT_PROGBITS},
+    {"strtab offset out of bounds", T_SH(2) + 24, 8, T_ELF_LEN},
+    {"strtab size out of bounds", T_SH(2) + 32, 8, 1000},
+    {"strtab offset + size overflows", T_SH(2) + 24, 8, UINT64_MAX - 4},
+    {"no .ta_head (renamed)", T_STR_OFF + 4, 1, 'X'},
+    {".ta_head name past strtab", T_SH(1), 4, 1000},
+    {".ta_head name UINT32_MAX", T_SH(1), 4, UINT32_MAX},
+    {".ta_head name unterminated in strtab", T_SH(2) + 32, 8, 9},
+    {".ta_head NOBITS", T_SH(1) + 4, 4, SHT_NOBITS},
+    {".ta_head NOTE", T_SH(1) + 4, 4, SHT_NOTE},
+    {".ta_head size 31", T_SH(1) + 32, 8, TA_HEAD_SIZE - 1},
+    {".ta_head size 0", T_SH(1) + 32, 8, 0},
+    {".ta_head size huge", T_SH(1) + 32, 8, UINT64_MAX},
+    {".ta_head straddles the end", T_SH(1) + 24, 8, T_ELF_LEN - 16},
+    {".ta_head offset + size overflows", T_SH(1) + 24, 8, UINT64_MAX - 8},
+    {"two .ta_head sections", T_SH(3), 4, T_NAME_TA_HEAD},
+    {"strtab also named .ta_head", T_SH(2), 4, T_NAME_TA_HEAD},
 };
 
 static void test_elf_refusals(void)
@@ -468,9 +468,9 @@ static void test_roundtrip(uint32_t algo, const char *name)
 	uint8_t *img = NULL;
 	size_t len = 0;
 	struct ta_image_info info;
-	EVP_PKEY *ba[2] = { key_b, key_a };
-	EVP_PKEY *na[2] = { NULL, key_a };
-	EVP_PKEY *small[2] = { key_2048, key_ec };
+	EVP_PKEY *ba[2] = {key_b, key_a};
+	EVP_PKEY *na[2] = {NULL, key_a};
+	EVP_PKEY *small[2] = {key_2048, key_ec};
 
 	elf_build(elf, &uuid_x);
 	img = sign_or_die(elf, T_ELF_LEN, &uuid_x, algo, key_a, &len);
@@ -478,10 +478,10 @@ static void test_roundtrip(uint32_t algo, const char *name)
 
 	check_rc(verify_keys(img, len, NULL, &key_a, 1, &info), TA_IMAGE_OK, name);
 	check(uuid_equal(&info.uuid, &uuid_x) && info.ta_version == 7 && info.flags == T_FLAGS &&
-		      info.stack_size == T_STACK,
+		  info.stack_size == T_STACK,
 	      "%s: info fields", name);
 	check(info.elf_offset == T_ELF_OFF && info.elf_len == T_ELF_LEN &&
-		      memcmp(img + info.elf_offset, elf, T_ELF_LEN) == 0,
+		  memcmp(img + info.elf_offset, elf, T_ELF_LEN) == 0,
 	      "%s: ELF location", name);
 
 	check_rc(verify_keys(img, len, &uuid_x, &key_a, 1, &info), TA_IMAGE_OK, "expected UUID");
@@ -497,13 +497,13 @@ static void test_roundtrip(uint32_t algo, const char *name)
 	/* The format, checked without the code under test. */
 	check(img[0] == 'H' && img[1] == 'S' && img[2] == 'T' && img[3] == 'O', "%s: magic", name);
 	check(img[4] == SHDR_BOOTSTRAP_TA && img[8] == (T_ELF_LEN & 0xff) &&
-		      img[9] == (T_ELF_LEN >> 8) && img[16] == SHDR_HASH_SIZE &&
-		      img[18] == (T_SIG_SIZE & 0xff) && img[19] == (T_SIG_SIZE >> 8),
+		  img[9] == (T_ELF_LEN >> 8) && img[16] == SHDR_HASH_SIZE &&
+		  img[18] == (T_SIG_SIZE & 0xff) && img[19] == (T_SIG_SIZE >> 8),
 	      "%s: shdr fields", name);
 	check(memcmp(img + T_BOOT_OFF, uuid_x.b, 16) == 0 && img[T_BOOT_OFF + 16] == 7,
 	      "%s: bootstrap header", name);
-	check(independent_verify(img, len, algo, key_a, 32),
-	      "%s: standard RSASSA over the message", name);
+	check(independent_verify(img, len, algo, key_a, 32), "%s: standard RSASSA over the message",
+	      name);
 	if (algo == SHDR_ALGO_RSASSA_PSS_SHA256)
 		check(!independent_verify(img, len, algo, key_a, 20), "%s: PSS salt is 32", name);
 
@@ -523,17 +523,17 @@ struct region {
 };
 
 static const struct region regions[] = {
-	{ "shdr.magic", 0, 4, TA_IMAGE_E_MAGIC },
-	{ "shdr.img_type", 4, 8, TA_IMAGE_E_TYPE },
-	{ "shdr.img_size", 8, 12, TA_IMAGE_E_SIZE },
-	{ "shdr.algo", 12, 16, TA_IMAGE_E_ALGO },
-	{ "shdr.hash_size", 16, 18, TA_IMAGE_E_SIZE },
-	{ "shdr.sig_size", 18, 20, TA_IMAGE_E_SIZE },
-	{ "hash", SHDR_SIZE, T_SIG_OFF, TA_IMAGE_E_HASH },
-	{ "signature", T_SIG_OFF, T_BOOT_OFF, TA_IMAGE_E_SIGNATURE },
-	{ "bootstrap.uuid", T_BOOT_OFF, T_BOOT_OFF + 16, TA_IMAGE_E_HASH },
-	{ "bootstrap.ta_version", T_BOOT_OFF + 16, T_ELF_OFF, TA_IMAGE_E_HASH },
-	{ "ELF", T_ELF_OFF, T_IMG_LEN, TA_IMAGE_E_HASH },
+    {"shdr.magic", 0, 4, TA_IMAGE_E_MAGIC},
+    {"shdr.img_type", 4, 8, TA_IMAGE_E_TYPE},
+    {"shdr.img_size", 8, 12, TA_IMAGE_E_SIZE},
+    {"shdr.algo", 12, 16, TA_IMAGE_E_ALGO},
+    {"shdr.hash_size", 16, 18, TA_IMAGE_E_SIZE},
+    {"shdr.sig_size", 18, 20, TA_IMAGE_E_SIZE},
+    {"hash", SHDR_SIZE, T_SIG_OFF, TA_IMAGE_E_HASH},
+    {"signature", T_SIG_OFF, T_BOOT_OFF, TA_IMAGE_E_SIGNATURE},
+    {"bootstrap.uuid", T_BOOT_OFF, T_BOOT_OFF + 16, TA_IMAGE_E_HASH},
+    {"bootstrap.ta_version", T_BOOT_OFF + 16, T_ELF_OFF, TA_IMAGE_E_HASH},
+    {"ELF", T_ELF_OFF, T_IMG_LEN, TA_IMAGE_E_HASH},
 };
 
 static void test_bitflips(uint32_t algo)
@@ -597,21 +597,21 @@ static void test_lengths(void)
 static void test_size_lies(void)
 {
 	static const struct patch lies[] = {
-		{ "img_size + 1", 8, 4, T_ELF_LEN + 1 },
-		{ "img_size - 1", 8, 4, T_ELF_LEN - 1 },
-		{ "img_size 0", 8, 4, 0 },
-		{ "img_size over the cap", 8, 4, SHDR_MAX_IMG_SIZE + 1 },
-		{ "img_size UINT32_MAX", 8, 4, UINT32_MAX },
-		{ "sig_size 0", 18, 2, 0 },
-		{ "sig_size - 1", 18, 2, T_SIG_SIZE - 1 },
-		{ "sig_size + 1", 18, 2, T_SIG_SIZE + 1 },
-		{ "sig_size over the cap", 18, 2, SHDR_MAX_SIG_SIZE + 1 },
-		{ "sig_size 0xffff", 18, 2, 0xffff },
-		{ "hash_size 0", 16, 2, 0 },
-		{ "hash_size 31", 16, 2, 31 },
-		{ "hash_size 33", 16, 2, 33 },
-		{ "hash_size 64", 16, 2, 64 },
-		{ "hash_size 0xffff", 16, 2, 0xffff },
+	    {"img_size + 1", 8, 4, T_ELF_LEN + 1},
+	    {"img_size - 1", 8, 4, T_ELF_LEN - 1},
+	    {"img_size 0", 8, 4, 0},
+	    {"img_size over the cap", 8, 4, SHDR_MAX_IMG_SIZE + 1},
+	    {"img_size UINT32_MAX", 8, 4, UINT32_MAX},
+	    {"sig_size 0", 18, 2, 0},
+	    {"sig_size - 1", 18, 2, T_SIG_SIZE - 1},
+	    {"sig_size + 1", 18, 2, T_SIG_SIZE + 1},
+	    {"sig_size over the cap", 18, 2, SHDR_MAX_SIG_SIZE + 1},
+	    {"sig_size 0xffff", 18, 2, 0xffff},
+	    {"hash_size 0", 16, 2, 0},
+	    {"hash_size 31", 16, 2, 31},
+	    {"hash_size 33", 16, 2, 33},
+	    {"hash_size 64", 16, 2, 64},
+	    {"hash_size 0xffff", 16, 2, 0xffff},
 	};
 	uint8_t elf[T_ELF_LEN];
 	size_t len = 0;
@@ -638,6 +638,13 @@ static void test_size_lies(void)
 	free(copy);
 
 	copy = dup_exact(img, len);
+	put16(copy + 18, 0);
+	put32(copy + 8, T_ELF_LEN + T_SIG_SIZE);
+	rehash(copy, len);
+	check_rc(verify1(copy, len, key_a), TA_IMAGE_E_SIZE, "sig_size 0, img_size compensates");
+	free(copy);
+
+	copy = dup_exact(img, len);
 	put16(copy + 16, SHDR_HASH_SIZE + 16);
 	put16(copy + 18, T_SIG_SIZE - 16);
 	check_rc(verify1(copy, len, key_a), TA_IMAGE_E_SIZE, "hash_size and sig_size shifted");
@@ -647,9 +654,9 @@ static void test_size_lies(void)
 
 static void test_algo_and_type(void)
 {
-	static const uint32_t algos[] = { 0,	      0x70414931, 0x70212930, 0x70002830,
-					  0x70006830, 0x70313930, UINT32_MAX };
-	static const uint32_t types[] = { SHDR_TA, SHDR_ENCRYPTED_TA, SHDR_SUBKEY, 4, UINT32_MAX };
+	static const uint32_t algos[] = {0,	     0x70414931, 0x70212930, 0x70002830,
+					 0x70006830, 0x70313930, UINT32_MAX};
+	static const uint32_t types[] = {SHDR_TA, SHDR_ENCRYPTED_TA, SHDR_SUBKEY, 4, UINT32_MAX};
 	uint8_t elf[T_ELF_LEN];
 	size_t len = 0, len2 = 0;
 	uint8_t *pss = NULL;
@@ -658,8 +665,8 @@ static void test_algo_and_type(void)
 
 	elf_build(elf, &uuid_x);
 	pss = sign_or_die(elf, T_ELF_LEN, &uuid_x, SHDR_ALGO_RSASSA_PSS_SHA256, key_a, &len);
-	v15 = sign_or_die(elf, T_ELF_LEN, &uuid_x, SHDR_ALGO_RSASSA_PKCS1_V1_5_SHA256, key_a,
-			  &len2);
+	v15 =
+	    sign_or_die(elf, T_ELF_LEN, &uuid_x, SHDR_ALGO_RSASSA_PKCS1_V1_5_SHA256, key_a, &len2);
 	for (size_t i = 0; i < sizeof(algos) / sizeof(algos[0]); i++) {
 		copy = dup_exact(pss, len);
 		put32(copy + 12, algos[i]);
@@ -718,11 +725,11 @@ static void test_uuids(void)
 static void test_signed_bad_elf(void)
 {
 	static const struct patch bad[] = {
-		{ "signed: no .ta_head", T_STR_OFF + 4, 1, 'X' },
-		{ "signed: section table out of bounds", 40, 8, T_ELF_LEN },
-		{ "signed: e_shstrndx out of range", 62, 2, T_SHNUM },
-		{ "signed: huge e_shnum", 60, 2, 0xffff },
-		{ "signed: foreign machine", 18, 2, T_FOREIGN_MACHINE },
+	    {"signed: no .ta_head", T_STR_OFF + 4, 1, 'X'},
+	    {"signed: section table out of bounds", 40, 8, T_ELF_LEN},
+	    {"signed: e_shstrndx out of range", 62, 2, T_SHNUM},
+	    {"signed: huge e_shnum", 60, 2, 0xffff},
+	    {"signed: foreign machine", 18, 2, T_FOREIGN_MACHINE},
 	};
 	uint8_t elf[T_ELF_LEN];
 	uint8_t junk[100];
@@ -732,8 +739,8 @@ static void test_signed_bad_elf(void)
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		elf_build(elf, &uuid_x);
 		put_le(elf + bad[i].off, bad[i].width, bad[i].value);
-		img = sign_or_die(elf, T_ELF_LEN, &uuid_x, SHDR_ALGO_RSASSA_PSS_SHA256, key_a,
-				  &len);
+		img =
+		    sign_or_die(elf, T_ELF_LEN, &uuid_x, SHDR_ALGO_RSASSA_PSS_SHA256, key_a, &len);
 		check_rc(verify1(img, len, key_a), TA_IMAGE_E_ELF, bad[i].name);
 		free(img);
 	}
@@ -748,7 +755,7 @@ static void test_other_key_sizes(void)
 	uint8_t elf[T_ELF_LEN];
 	size_t len = 0;
 	uint8_t *img = NULL;
-	EVP_PKEY *both[2] = { key_a, key_2048 };
+	EVP_PKEY *both[2] = {key_a, key_2048};
 
 	elf_build(elf, &uuid_x);
 	img = sign_or_die(elf, T_ELF_LEN, &uuid_x, SHDR_ALGO_RSASSA_PSS_SHA256, key_2048, &len);
@@ -776,16 +783,16 @@ static void test_bad_arguments(void)
 	elf_build(elf, &uuid_x);
 	img = sign_or_die(elf, T_ELF_LEN, &uuid_x, SHDR_ALGO_RSASSA_PSS_SHA256, key_a, &len);
 	check(ta_image_verify(img, len, NULL, NULL, 1, &info, why, sizeof(why)) ==
-		      TA_IMAGE_E_GENERIC,
+		  TA_IMAGE_E_GENERIC,
 	      "verify: NULL keys");
 	check(ta_image_verify(img, len, NULL, &key_a, 0, &info, why, sizeof(why)) ==
-		      TA_IMAGE_E_GENERIC,
+		  TA_IMAGE_E_GENERIC,
 	      "verify: no keys");
 	check(ta_image_verify(NULL, len, NULL, &key_a, 1, &info, why, sizeof(why)) ==
-		      TA_IMAGE_E_GENERIC,
+		  TA_IMAGE_E_GENERIC,
 	      "verify: NULL image");
 	check(ta_image_verify(img, len, NULL, &key_a, 1, NULL, why, sizeof(why)) ==
-		      TA_IMAGE_E_GENERIC,
+		  TA_IMAGE_E_GENERIC,
 	      "verify: NULL info");
 	check(ta_image_verify(img, len, NULL, &key_a, 1, &info, NULL, 0) == TA_IMAGE_OK,
 	      "verify: why may be NULL");

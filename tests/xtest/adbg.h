@@ -54,19 +54,19 @@ struct adbg_case_def {
  * Only a pointer goes into the section: pointers keep the entries packed
  * whatever alignment the compiler picks for the definition itself.
  */
-#define ADBG_CASE_DEFINE(suite_tok, id_tok, func, title_str)                                               \
+#define ADBG_CASE_DEFINE(suite_tok, id_tok, func, title_str)                                       \
 	static void func(ADBG_Case_t *adbg_case_arg);                                              \
 	static const struct adbg_case_def adbg_case_def_##func = {                                 \
-		.suite = #suite_tok,                                                                   \
-		.id = #id_tok,                                                                         \
-		.name = #suite_tok "_" #id_tok,                                                            \
-		.title = (title_str),                                                              \
-		.run = func,                                                                       \
-		.file = __FILE__,                                                                  \
+	    .suite = #suite_tok,                                                                   \
+	    .id = #id_tok,                                                                         \
+	    .name = #suite_tok "_" #id_tok,                                                        \
+	    .title = (title_str),                                                                  \
+	    .run = func,                                                                           \
+	    .file = __FILE__,                                                                      \
 	};                                                                                         \
 	static const struct adbg_case_def *const adbg_case_ptr_##func                              \
-		__attribute__((section("adbg_cases"), used, aligned(sizeof(void *)))) =            \
-			&adbg_case_def_##func
+	    __attribute__((section("adbg_cases"), used, aligned(sizeof(void *)))) =                \
+		&adbg_case_def_##func
 
 /*
  * Subcases. Titles are printf formats; a subcase is named after its parent
@@ -77,9 +77,8 @@ struct adbg_case_def {
  * function returns are ended by the runner.
  */
 void Do_ADBG_BeginSubCase(ADBG_Case_t *c, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-void Do_ADBG_EndSubCase(ADBG_Case_t *c, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3)));
+void Do_ADBG_EndSubCase(ADBG_Case_t *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Prints one line (a newline is added) to stdout. */
 void Do_ADBG_Log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -135,13 +134,15 @@ const char *xtest_teec_origin_name(uint32_t origin);
 
 /* got is a TEEC_Result; failures show names ("0xffff0006 = TEEC_ERROR_BAD_PARAMETERS"). */
 #define ADBG_EXPECT_TEEC_RESULT(c, expected, got)                                                  \
-	adbg_expect_teec_result((c), __FILE__, __LINE__, #got, (uint32_t)(expected), (uint32_t)(got))
+	adbg_expect_teec_result((c), __FILE__, __LINE__, #got, (uint32_t)(expected),               \
+				(uint32_t)(got))
 
 #define ADBG_EXPECT_TEEC_SUCCESS(c, got) ADBG_EXPECT_TEEC_RESULT(c, 0 /* TEEC_SUCCESS */, got)
 
 /* got is a returnOrigin value (TEEC_ORIGIN_*). */
 #define ADBG_EXPECT_TEEC_ERROR_ORIGIN(c, expected, got)                                            \
-	adbg_expect_teec_origin((c), __FILE__, __LINE__, #got, (uint32_t)(expected), (uint32_t)(got))
+	adbg_expect_teec_origin((c), __FILE__, __LINE__, #got, (uint32_t)(expected),               \
+				(uint32_t)(got))
 
 /*
  * a op b, where op is one of == != < <= > >=. The operator is passed as

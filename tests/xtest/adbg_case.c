@@ -138,7 +138,7 @@ int xtest_level(void)
 	return adbg_level;
 }
 
-static const char *adbg_basename(const char *file)
+const char *adbg_basename(const char *file)
 {
 	const char *slash = strrchr(file, '/');
 
@@ -234,8 +234,9 @@ void Do_ADBG_EndSubCase(ADBG_Case_t *c, const char *fmt, ...)
 			    title ? title : "NULL");
 	} else {
 		if (mismatch)
-			Do_ADBG_Log("Do_ADBG_EndSubCase: ending \"%s\", but was asked to end \"%s\"",
-				    s->title, title);
+			Do_ADBG_Log(
+			    "Do_ADBG_EndSubCase: ending \"%s\", but was asked to end \"%s\"",
+			    s->title, title);
 		Do_ADBG_Log("  %s %s", s->name, failed ? "FAILED" : "OK");
 	}
 	free(title);

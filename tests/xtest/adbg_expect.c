@@ -12,13 +12,6 @@
 /* Room for "0x" and 16 hex digits, or a sign and 19 decimal digits. */
 #define ADBG_NUM_LEN 24
 
-static const char *adbg_file(const char *file)
-{
-	const char *slash = strrchr(file, '/');
-
-	return slash ? slash + 1 : file;
-}
-
 /*
  * Hex, as 32 bits when the value fits in an int32_t or uint32_t (so an int
  * -1 reads 0xffffffff, as a TEEC code would), as 64 bits otherwise.
@@ -35,7 +28,7 @@ static const char *adbg_hex(char buf[ADBG_NUM_LEN], intmax_t v)
 static void adbg_fail_line(const char *file, int line, const char *expr, const char *got,
 			   const char *expected)
 {
-	Do_ADBG_Log("%s:%d: %s has an unexpected value: %s, expected %s", adbg_file(file), line,
+	Do_ADBG_Log("%s:%d: %s has an unexpected value: %s, expected %s", adbg_basename(file), line,
 		    expr, got, expected);
 }
 
@@ -115,8 +108,8 @@ enum adbg_op {
 static enum adbg_op adbg_parse_op(const char *op)
 {
 	static const char *const ops[] = {
-		[ADBG_OP_EQ] = "==", [ADBG_OP_NE] = "!=", [ADBG_OP_LT] = "<",
-		[ADBG_OP_LE] = "<=", [ADBG_OP_GT] = ">",  [ADBG_OP_GE] = ">=",
+	    [ADBG_OP_EQ] = "==", [ADBG_OP_NE] = "!=", [ADBG_OP_LT] = "<",
+	    [ADBG_OP_LE] = "<=", [ADBG_OP_GT] = ">",  [ADBG_OP_GE] = ">=",
 	};
 	size_t i = 0;
 
@@ -158,16 +151,16 @@ static bool adbg_compare(ADBG_Case_t *c, const char *file, int line, const char 
 
 	if (op == ADBG_OP_UNKNOWN) {
 		adbg_case_record(c, file, line, false);
-		Do_ADBG_Log("%s:%d: %s %s %s: unknown comparison operator \"%s\"", adbg_file(file),
-			    line, a_expr, op_str, b_expr, op_str);
+		Do_ADBG_Log("%s:%d: %s %s %s: unknown comparison operator \"%s\"",
+			    adbg_basename(file), line, a_expr, op_str, b_expr, op_str);
 		return false;
 	}
 	if (adbg_case_record(c, file, line, adbg_op_holds(op, cmp)))
 		return true;
 	/* "n has an unexpected value: 0x20, expected <= 0x10 (max_len)" */
-	Do_ADBG_Log("%s:%d: %s has an unexpected value: %s, expected %s %s%s%s%s", adbg_file(file),
-		    line, a_expr, a, op_str, b, literal ? "" : " (", literal ? "" : b_expr,
-		    literal ? "" : ")");
+	Do_ADBG_Log("%s:%d: %s has an unexpected value: %s, expected %s %s%s%s%s",
+		    adbg_basename(file), line, a_expr, a, op_str, b, literal ? "" : " (",
+		    literal ? "" : b_expr, literal ? "" : ")");
 	return false;
 }
 
@@ -230,15 +223,17 @@ bool adbg_expect_buffer(ADBG_Case_t *c, const char *file, int line, const char *
 
 	if (got_len != exp_len) {
 		adbg_case_record(c, file, line, false);
-		Do_ADBG_Log("%s:%d: %s has an unexpected value: 0x%zx, expected 0x%zx (length of %s)",
-			    adbg_file(file), line, got_len_expr ? got_len_expr : "length", got_len,
-			    exp_len, exp_expr);
+		Do_ADBG_Log(
+		    "%s:%d: %s has an unexpected value: 0x%zx, expected 0x%zx (length of %s)",
+		    adbg_basename(file), line, got_len_expr ? got_len_expr : "length", got_len,
+		    exp_len, exp_expr);
 		return false;
 	}
 	if (exp_len && (!e || !g)) {
 		adbg_case_record(c, file, line, false);
-		Do_ADBG_Log("%s:%d: %s has an unexpected value: 0x0, expected a buffer of 0x%zx bytes",
-			    adbg_file(file), line, g ? exp_expr : got_expr, exp_len);
+		Do_ADBG_Log(
+		    "%s:%d: %s has an unexpected value: 0x0, expected a buffer of 0x%zx bytes",
+		    adbg_basename(file), line, g ? exp_expr : got_expr, exp_len);
 		return false;
 	}
 	while (off < exp_len && e[off] == g[off])
@@ -246,8 +241,9 @@ bool adbg_expect_buffer(ADBG_Case_t *c, const char *file, int line, const char *
 	if (adbg_case_record(c, file, line, off == exp_len))
 		return true;
 
-	Do_ADBG_Log("%s:%d: %s has an unexpected value at offset 0x%zx: 0x%02x, expected 0x%02x (%s)",
-		    adbg_file(file), line, got_expr, off, g[off], e[off], exp_expr);
+	Do_ADBG_Log(
+	    "%s:%d: %s has an unexpected value at offset 0x%zx: 0x%02x, expected 0x%02x (%s)",
+	    adbg_basename(file), line, got_expr, off, g[off], e[off], exp_expr);
 	adbg_show_window("got     ", g, exp_len, off);
 	adbg_show_window("expected", e, exp_len, off);
 	return false;

@@ -82,6 +82,8 @@ enum adbg_result adbg_case_result(const struct adbg_case *c);
 const char *adbg_result_str(enum adbg_result r);
 /* Records one check's outcome on c; returns ok. */
 bool adbg_case_record(ADBG_Case_t *c, const char *file, int line, bool ok);
+/* The part of a __FILE__ path after the last '/'. */
+const char *adbg_basename(const char *file);
 void adbg_set_level(int level);
 
 /* adbg_run.c */

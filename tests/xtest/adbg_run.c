@@ -138,8 +138,8 @@ static void adbg_print_failed_subcases(const struct adbg_subcase *s)
 	for (child = s->first_child; child; child = child->next) {
 		adbg_print_failed_subcases(child);
 		if (child->failed_checks)
-			Do_ADBG_Log("%s FAILED first error at %s:%d", child->name, child->first.file,
-				    child->first.line);
+			Do_ADBG_Log("%s FAILED first error at %s:%d", child->name,
+				    child->first.file, child->first.line);
 	}
 }
 
@@ -186,7 +186,8 @@ static void adbg_print_result_block(const char *suite, const struct adbg_options
 	for (i = 0; i < opt->n_include; i++)
 		Do_ADBG_Log("Result of testsuite %s filtered by \"%s\":", suite, opt->include[i]);
 	for (i = 0; i < opt->n_exclude; i++)
-		Do_ADBG_Log("Result of testsuite %s filtered by \"-x %s\":", suite, opt->exclude[i]);
+		Do_ADBG_Log("Result of testsuite %s filtered by \"-x %s\":", suite,
+			    opt->exclude[i]);
 	if (!opt->n_include && !opt->n_exclude)
 		Do_ADBG_Log("Result of testsuite %s:", suite);
 
@@ -207,8 +208,8 @@ static void adbg_print_result_block(const char *suite, const struct adbg_options
 	}
 
 	Do_ADBG_Log(ADBG_RULE);
-	Do_ADBG_Log("%zu %s of which %zu failed", checks, adbg_plural(checks, "subtest", "subtests"),
-		    failed_checks);
+	Do_ADBG_Log("%zu %s of which %zu failed", checks,
+		    adbg_plural(checks, "subtest", "subtests"), failed_checks);
 	Do_ADBG_Log("%zu %s of which %zu failed", cases,
 		    adbg_plural(cases, "test case", "test cases"), failed_cases);
 	/* As in OP-TEE, cases left out by the filters count as skipped. */

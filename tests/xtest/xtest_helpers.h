@@ -9,7 +9,9 @@
 
 /* OP-TEE's xtest defines this itself; libteec does not. */
 #ifndef TEEC_OPERATION_INITIALIZER
-#define TEEC_OPERATION_INITIALIZER {}
+/* clang-format off */
+#define TEEC_OPERATION_INITIALIZER { }
+/* clang-format on */
 #endif
 
 /* The TEE named by -d, NULL for the default one. Set by xtest_main. */

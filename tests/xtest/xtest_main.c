@@ -30,8 +30,11 @@ static const char *const xtest_absent_suites[] = {"gp", "pkcs11", "ffa_spmc"};
 
 /* OP-TEE applets that need OP-TEE internals (PTAs, SDP, PKCS#11). */
 static const char *const xtest_absent_applets[] = {
-	"--install-ta", "--sdp-basic", "--stats", "--clear-storage",
-	"--pkcs11-1028-destroy-token-object",
+    "--install-ta",
+    "--sdp-basic",
+    "--stats",
+    "--clear-storage",
+    "--pkcs11-1028-destroy-token-object",
 };
 
 static int xtest_applet_missing(const char *applet)
@@ -57,10 +60,10 @@ __attribute__((weak)) int asym_perf_runner_cmd_parser(int argc, char *argv[])
 }
 
 static const struct xtest_applet xtest_applets[] = {
-	{"--aes-perf", aes_perf_runner_cmd_parser},
-	{"--hash-perf", hash_perf_runner_cmd_parser},
-	{"--sha-perf", hash_perf_runner_cmd_parser}, /* OP-TEE's older name */
-	{"--asym-perf", asym_perf_runner_cmd_parser},
+    {"--aes-perf", aes_perf_runner_cmd_parser},
+    {"--hash-perf", hash_perf_runner_cmd_parser},
+    {"--sha-perf", hash_perf_runner_cmd_parser}, /* OP-TEE's older name */
+    {"--asym-perf", asym_perf_runner_cmd_parser},
 };
 
 #define XTEST_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -190,9 +193,9 @@ static void xtest_cmdline_free(struct xtest_cmdline *cl)
 static int xtest_parse_args(int argc, char *argv[], struct xtest_cmdline *cl)
 {
 	static const struct option longopts[] = {
-		{"json", required_argument, NULL, 'j'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
+	    {"json", required_argument, NULL, 'j'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
 	size_t cap = (size_t)argc;
 	const char *suite_arg = "regression";
@@ -264,10 +267,10 @@ static bool xtest_run_applet(int argc, char *argv[], int *status)
 static int xtest_run(const struct xtest_cmdline *cl)
 {
 	struct adbg_options opt = {
-		.include = cl->include,
-		.n_include = cl->n_include,
-		.exclude = cl->exclude,
-		.n_exclude = cl->n_exclude,
+	    .include = cl->include,
+	    .n_include = cl->n_include,
+	    .exclude = cl->exclude,
+	    .n_exclude = cl->n_exclude,
 	};
 	struct adbg_suite_result results[XTEST_ARRAY_SIZE(xtest_suites)] = {0};
 	size_t n_results = 0;

@@ -1,0 +1,160 @@
+/*
+ * swtee bench: benchmark groups that measure the TEE against a baseline
+ * measured in the same run.
+ *
+ * A group is one file that defines its cases and registers itself:
+ *
+ *	static int bench_crypto_run(struct bench_ctx *ctx)
+ *	{
+ *		...
+ *		return bench_compare(ctx, &pair);
+ *	}
+ *
+ *	static const struct bench_group bench_crypto_group = {
+ *		.name = "crypto",
+ *		.help = "AES and SHA through a TA against libcrypto in-process",
+ *		.order = 40,
+ *		.run = bench_crypto_run,
+ *	};
+ *	BENCH_GROUP_DEFINE(bench_crypto_group);
+ *
+ * The group lands in a link-time registry (the "bench_groups" section) and
+ * every src/tools/bench_*.c file is built into swtee, so adding a group
+ * needs no edit anywhere else. "swtee bench" without a group runs all
+ * groups in ascending order, ties broken by name.
+ */
+#ifndef SWTEE_BENCH_H
+#define SWTEE_BENCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <tee_client_api.h>
+
+#define BENCH_NAME_MAX 64
+#define BENCH_UNIT_MAX 16
+
+/* swtee bench [GROUP...] [--json] [--iterations N]: the subcommand. */
+int swtee_bench_main(int argc, char **argv);
+
+/* The state of one "swtee bench" run; opaque to groups. */
+struct bench_ctx;
+
+struct bench_group {
+	const char *name; /* what the command line selects: "invoke" */
+	const char *help; /* one line for -h */
+	int order;	  /* position in a run of all groups, ascending */
+	/*
+	 * Measures the group's cases and reports each with bench_report or
+	 * bench_compare. Returns 0, or -1 after printing why to stderr; the
+	 * cases it reported before failing are kept.
+	 */
+	int (*run)(struct bench_ctx *ctx);
+};
+
+/*
+ * Registers the struct bench_group named var. Only a pointer goes into the
+ * section, so the entries stay packed whatever alignment the compiler picks
+ * for the definition itself.
+ */
+#define BENCH_GROUP_DEFINE(var)                                                                    \
+	static const struct bench_group *const bench_group_ptr_##var                               \
+		__attribute__((section("bench_groups"), used, aligned(sizeof(void *)))) = &var
+
+/*
+ * One measured case, as it is printed. A baseline, a target ratio and a
+ * target value are each optional (has_*). The cost ratio is computed by
+ * bench_report: value / baseline_value, or the inverse when
+ * higher_is_better (throughputs), so that 1.0 is as cheap as the baseline
+ * and lower is better whatever the unit.
+ */
+struct bench_result {
+	char name[BENCH_NAME_MAX];
+	char unit[BENCH_UNIT_MAX]; /* "us", "KiB", "MiB/s" */
+	double value;
+	bool higher_is_better;
+	size_t iterations; /* samples behind value; 0 for a single reading */
+	bool has_percentiles;
+	double p50, p90, p99; /* in unit */
+	bool has_baseline;
+	char baseline_name[BENCH_NAME_MAX];
+	double baseline_value; /* in unit */
+	bool has_target;
+	double target; /* the highest acceptable cost ratio */
+	bool has_target_value;
+	double target_value; /* the worst acceptable value, in unit */
+};
+
+/*
+ * Adds a copy of r to the run's results under the running group's name.
+ * Returns 0, or -1 when out of memory (after saying so on stderr).
+ */
+int bench_report(struct bench_ctx *ctx, const struct bench_result *r);
+
+/* The run's context to the TEE, initialised before any group runs. */
+TEEC_Context *bench_teec(struct bench_ctx *ctx);
+
+/* The --iterations count, or def when none was given. */
+size_t bench_iterations(const struct bench_ctx *ctx, size_t def);
+
+/* ---- timing ---- */
+
+/* CLOCK_MONOTONIC now, in microseconds. */
+double bench_now_us(void);
+
+/*
+ * A growable array of samples. Zero-initialise it (or call
+ * bench_samples_init); release it with bench_samples_fini, which accepts a
+ * never-used one.
+ */
+struct bench_samples {
+	double *v;
+	size_t n;
+	size_t cap;
+	bool sorted;
+};
+
+void bench_samples_init(struct bench_samples *s);
+void bench_samples_fini(struct bench_samples *s);
+/* Makes room for extra more samples, so that adding them allocates nothing. 0 or -1. */
+int bench_samples_reserve(struct bench_samples *s, size_t extra);
+/* Appends one sample; 0, or -1 when out of memory. */
+int bench_samples_add(struct bench_samples *s, double v);
+/*
+ * The p-th percentile (0..100) by linear interpolation between the two
+ * nearest ranks; the 50th is the median. Sorts s. NAN without samples.
+ */
+double bench_percentile(struct bench_samples *s, double p);
+
+/*
+ * One timed loop: runs n iterations of an operation and adds the time of
+ * each, in microseconds, to s (which has room for n more samples). Returns
+ * 0, or -1 after printing why to stderr.
+ */
+typedef int (*bench_loop_fn)(void *arg, size_t n, struct bench_samples *s);
+
+/* A swtee operation and the native baseline it is measured against. */
+struct bench_pair {
+	const char *name; /* the case: "invoke" */
+	bench_loop_fn run;
+	void *arg;
+	const char *baseline_name; /* "socketpair_pingpong" */
+	bench_loop_fn baseline;
+	void *baseline_arg;
+	size_t iterations; /* measured samples on each side */
+	size_t warmup;	   /* unmeasured iterations on each side first */
+	double target;	   /* highest acceptable cost ratio; 0 for none */
+};
+
+/*
+ * Times p->run against p->baseline: a warm-up of each, then BENCH_BLOCKS
+ * alternating blocks of each (the side that goes first alternates too), so
+ * that noise from the rest of the machine falls on both alike. Reports the
+ * median over all of swtee's samples as the value in "us", with its
+ * percentiles, against the median of the baseline's samples. Returns 0 or -1.
+ */
+int bench_compare(struct bench_ctx *ctx, const struct bench_pair *p);
+
+#define BENCH_BLOCKS 10
+
+#endif
