@@ -165,7 +165,7 @@ static int serve(struct supplicant *s)
 
 		msg_fds_close(&fds);
 		if (n <= 0) {
-			log_info("the core closed the connection");
+			log_debug("the core closed the connection");
 			return 0;
 		}
 		buf_reader_init(&r, in, (size_t)n);

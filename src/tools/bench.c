@@ -112,7 +112,7 @@ int bench_report(struct bench_ctx *ctx, const struct bench_result *r)
 
 double bench_now_us(void)
 {
-	struct timespec ts = { 0 };
+	struct timespec ts = {0};
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
@@ -202,7 +202,8 @@ static int bench_block(bench_loop_fn fn, void *arg, size_t n, struct bench_sampl
 	if (fn(arg, n, s))
 		return -1;
 	if (s->n != before + n) {
-		fprintf(stderr, "swtee bench: a timed loop recorded %zu samples for %zu iterations\n",
+		fprintf(stderr,
+			"swtee bench: a timed loop recorded %zu samples for %zu iterations\n",
 			s->n - before, n);
 		return -1;
 	}
@@ -211,10 +212,10 @@ static int bench_block(bench_loop_fn fn, void *arg, size_t n, struct bench_sampl
 
 int bench_compare(struct bench_ctx *ctx, const struct bench_pair *p)
 {
-	struct bench_samples sw = { 0 };
-	struct bench_samples base = { 0 };
-	struct bench_samples warm = { 0 };
-	struct bench_result r = { 0 };
+	struct bench_samples sw = {0};
+	struct bench_samples base = {0};
+	struct bench_samples warm = {0};
+	struct bench_result r = {0};
 	size_t blocks = BENCH_BLOCKS;
 	size_t len = 0;
 	size_t b = 0;
@@ -428,8 +429,8 @@ static void table_row(const struct bench_result *r, char cell[BENCH_COLS][BENCH_
 		snprintf(cell[4], BENCH_CELL_MAX, "<= %.2f", r->target);
 	} else if (r->has_target_value) {
 		table_number(num, sizeof(num), r->target_value);
-		snprintf(cell[4], BENCH_CELL_MAX, "%s %s %s", r->higher_is_better ? ">=" : "<=",
-			 num, r->unit);
+		snprintf(cell[4], BENCH_CELL_MAX, "%s %s %s",
+			 r->higher_is_better ? ">=" : "<=", num, r->unit);
 	} else {
 		snprintf(cell[4], BENCH_CELL_MAX, "-");
 	}
@@ -439,10 +440,10 @@ static void table_row(const struct bench_result *r, char cell[BENCH_COLS][BENCH_
 static void bench_print_table(FILE *f, const struct bench_ctx *ctx)
 {
 	static const char *const head[BENCH_COLS] = {
-		"case", "swtee", "baseline", "cost_ratio", "target", "verdict",
+	    "case", "swtee", "baseline", "cost_ratio", "target", "verdict",
 	};
 	char cell[BENCH_COLS][BENCH_CELL_MAX];
-	int width[BENCH_COLS] = { 0 };
+	int width[BENCH_COLS] = {0};
 	size_t i = 0;
 	int k = 0;
 
@@ -475,15 +476,16 @@ static void bench_usage(FILE *f)
 	size_t n = 0;
 	size_t i = 0;
 
-	fprintf(f, "usage: swtee bench [GROUP...] [--json] [--iterations N] [-h]\n"
-		   "  Measures the TEE against native baselines timed in the same run and\n"
-		   "  prints medians and cost ratios (swtee's cost over the baseline's).\n"
-		   "  Without a GROUP runs them all. Needs a TEE: run it as\n"
-		   "  'swtee run -- swtee bench ...' or set SWTEE_SOCKET.\n"
-		   "  --json          print only a JSON array of results on stdout\n"
-		   "  --iterations N  measured iterations of every timed case (default: per group)\n"
-		   "  -h, --help      this help\n"
-		   "\ngroups:\n");
+	fprintf(f,
+		"usage: swtee bench [GROUP...] [--json] [--iterations N] [-h]\n"
+		"  Measures the TEE against native baselines timed in the same run and\n"
+		"  prints medians and cost ratios (swtee's cost over the baseline's).\n"
+		"  Without a GROUP runs them all. Needs a TEE: run it as\n"
+		"  'swtee run -- swtee bench ...' or set SWTEE_SOCKET.\n"
+		"  --json          print only a JSON array of results on stdout\n"
+		"  --iterations N  measured iterations of every timed case (default: per group)\n"
+		"  -h, --help      this help\n"
+		"\ngroups:\n");
 	groups = bench_groups_sorted(&n);
 	for (i = 0; groups && i < n; i++)
 		fprintf(f, "  %-10s %s\n", groups[i]->name, groups[i]->help);
@@ -517,12 +519,12 @@ static const struct bench_group *bench_group_find(const struct bench_group **gro
 int swtee_bench_main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "iterations", required_argument, NULL, 'n' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	    {"json", no_argument, NULL, 'j'},
+	    {"iterations", required_argument, NULL, 'n'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
-	struct bench_ctx ctx = { 0 };
+	struct bench_ctx ctx = {0};
 	const struct bench_group **groups = NULL;
 	const struct bench_group **run = NULL;
 	size_t ngroups = 0;

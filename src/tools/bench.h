@@ -59,7 +59,7 @@ struct bench_group {
  */
 #define BENCH_GROUP_DEFINE(var)                                                                    \
 	static const struct bench_group *const bench_group_ptr_##var                               \
-		__attribute__((section("bench_groups"), used, aligned(sizeof(void *)))) = &var
+	    __attribute__((section("bench_groups"), used, aligned(sizeof(void *)))) = &var
 
 /*
  * One measured case, as it is printed. A baseline, a target ratio and a

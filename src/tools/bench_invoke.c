@@ -18,8 +18,9 @@
 
 #define INVOKE_ITERATIONS 20000
 #define SESSION_ITERATIONS 2000
-/* The size of the request libteec sends for a no-op invoke, and of its reply. */
-#define PINGPONG_SIZE 64
+/* The sizes of libteec's no-op invoke request and of the TA's reply on the wire. */
+#define PINGPONG_REQUEST 116
+#define PINGPONG_REPLY 76
 
 extern char **environ;
 
@@ -29,8 +30,8 @@ static void bench_teec_error(const char *what, TEEC_Result res, uint32_t origin)
 {
 	fprintf(stderr, "swtee bench: %s: TEEC error 0x%08x (origin %u)%s\n", what, res, origin,
 		res == TEEC_ERROR_ITEM_NOT_FOUND
-			? "; the basic test TA is built with swtee's tests, is it in the TA path?"
-			: "");
+		    ? "; the basic test TA is built with swtee's tests, is it in the TA path?"
+		    : "");
 }
 
 static TEEC_Result bench_open_basic(TEEC_Context *teec, TEEC_Session *sess, uint32_t *origin)
@@ -61,20 +62,22 @@ static int invoke_loop(void *arg, size_t n, struct bench_samples *s)
 			bench_teec_error("no-op invoke", res, origin);
 			return -1;
 		}
-		bench_samples_add(s, t1 - t0);
+		if (bench_samples_add(s, t1 - t0))
+			return -1;
 	}
 	return 0;
 }
 
-/* The other end of the baseline: a process that echoes every message. */
+/* The baseline: a request and a reply between this process and a child. */
 struct pingpong {
 	int fd;
 	pid_t child;
 };
 
+/* The other end of the baseline: answers every request with its first bytes. */
 static void __attribute__((noreturn)) pingpong_echo(int fd)
 {
-	uint8_t buf[2 * PINGPONG_SIZE];
+	uint8_t buf[PINGPONG_REQUEST];
 	ssize_t n = 0;
 
 	for (;;) {
@@ -83,7 +86,7 @@ static void __attribute__((noreturn)) pingpong_echo(int fd)
 			continue;
 		if (n <= 0)
 			_exit(n < 0);
-		if (send(fd, buf, (size_t)n, MSG_NOSIGNAL) != n)
+		if (send(fd, buf, PINGPONG_REPLY, MSG_NOSIGNAL) != PINGPONG_REPLY)
 			_exit(1);
 	}
 }
@@ -102,7 +105,7 @@ static void pingpong_stop(struct pingpong *pp)
 
 static int pingpong_start(struct pingpong *pp)
 {
-	int sv[2] = { -1, -1 };
+	int sv[2] = {-1, -1};
 	int ret = -1;
 
 	pp->fd = -1;
@@ -140,8 +143,9 @@ out:
 static int pingpong_loop(void *arg, size_t n, struct bench_samples *s)
 {
 	struct pingpong *pp = arg;
-	uint8_t out[PINGPONG_SIZE] = { 0 };
-	uint8_t in[2 * PINGPONG_SIZE];
+	uint8_t out[PINGPONG_REQUEST] = {0};
+	uint8_t in[PINGPONG_REQUEST];
+	ssize_t sent = 0;
 	ssize_t got = 0;
 	double t0 = 0;
 	double t1 = 0;
@@ -150,24 +154,26 @@ static int pingpong_loop(void *arg, size_t n, struct bench_samples *s)
 	for (i = 0; i < n; i++) {
 		out[0] = (uint8_t)i;
 		t0 = bench_now_us();
-		if (send(pp->fd, out, sizeof(out), MSG_NOSIGNAL) != (ssize_t)sizeof(out))
-			goto fail;
-		got = recv(pp->fd, in, sizeof(in), 0);
+		sent = send(pp->fd, out, sizeof(out), MSG_NOSIGNAL);
+		got = sent == (ssize_t)sizeof(out) ? recv(pp->fd, in, sizeof(in), 0) : -1;
 		t1 = bench_now_us();
-		if (got != (ssize_t)sizeof(out) || in[0] != out[0])
-			goto fail;
-		bench_samples_add(s, t1 - t0);
+		if (sent != (ssize_t)sizeof(out) || got < 0) {
+			fprintf(stderr, "swtee bench: socketpair ping-pong: %s\n", strerror(errno));
+			return -1;
+		}
+		if (got != PINGPONG_REPLY || in[0] != out[0]) {
+			fprintf(stderr, "swtee bench: socketpair ping-pong: wrong reply\n");
+			return -1;
+		}
+		if (bench_samples_add(s, t1 - t0))
+			return -1;
 	}
 	return 0;
-fail:
-	fprintf(stderr, "swtee bench: socketpair ping-pong failed: %s\n",
-		errno ? strerror(errno) : "short or wrong echo");
-	return -1;
 }
 
 static int bench_invoke_run(struct bench_ctx *ctx)
 {
-	struct pingpong pp = { .fd = -1, .child = -1 };
+	struct pingpong pp = {.fd = -1, .child = -1};
 	TEEC_Session sess;
 	TEEC_Result res = TEEC_SUCCESS;
 	uint32_t origin = 0;
@@ -186,15 +192,15 @@ static int bench_invoke_run(struct bench_ctx *ctx)
 	sess_open = true;
 
 	ret = bench_compare(ctx, &(struct bench_pair){
-					 .name = "invoke",
-					 .run = invoke_loop,
-					 .arg = &sess,
-					 .baseline_name = "socketpair_pingpong",
-					 .baseline = pingpong_loop,
-					 .baseline_arg = &pp,
-					 .iterations = n,
-					 .warmup = n / 10,
-					 .target = 1.5,
+				     .name = "invoke",
+				     .run = invoke_loop,
+				     .arg = &sess,
+				     .baseline_name = "socketpair_pingpong",
+				     .baseline = pingpong_loop,
+				     .baseline_arg = &pp,
+				     .iterations = n,
+				     .warmup = n / 10,
+				     .target = 1.5,
 				 });
 out:
 	if (sess_open)
@@ -204,10 +210,10 @@ out:
 }
 
 static const struct bench_group bench_invoke_group = {
-	.name = "invoke",
-	.help = "no-op TEEC_InvokeCommand round trip vs. a socketpair ping-pong",
-	.order = 10,
-	.run = bench_invoke_run,
+    .name = "invoke",
+    .help = "no-op TEEC_InvokeCommand round trip vs. a socketpair ping-pong",
+    .order = 10,
+    .run = bench_invoke_run,
 };
 BENCH_GROUP_DEFINE(bench_invoke_group);
 
@@ -233,14 +239,15 @@ static int session_loop(void *arg, size_t n, struct bench_samples *s)
 			bench_teec_error("opening a session to the basic test TA", res, origin);
 			return -1;
 		}
-		bench_samples_add(s, t1 - t0);
+		if (bench_samples_add(s, t1 - t0))
+			return -1;
 	}
 	return 0;
 }
 
 static int spawn_loop(void *arg, size_t n, struct bench_samples *s)
 {
-	char *argv[] = { "true", NULL };
+	char *argv[] = {"true", NULL};
 	pid_t pid = -1;
 	double t0 = 0;
 	double t1 = 0;
@@ -267,7 +274,8 @@ static int spawn_loop(void *arg, size_t n, struct bench_samples *s)
 			fprintf(stderr, "swtee bench: /bin/true did not exit with 0\n");
 			return -1;
 		}
-		bench_samples_add(s, t1 - t0);
+		if (bench_samples_add(s, t1 - t0))
+			return -1;
 	}
 	return 0;
 }
@@ -277,22 +285,22 @@ static int bench_session_run(struct bench_ctx *ctx)
 	size_t n = bench_iterations(ctx, SESSION_ITERATIONS);
 
 	return bench_compare(ctx, &(struct bench_pair){
-					  .name = "session_open_close",
-					  .run = session_loop,
-					  .arg = bench_teec(ctx),
-					  .baseline_name = "posix_spawn_true",
-					  .baseline = spawn_loop,
-					  .baseline_arg = NULL,
-					  .iterations = n,
-					  .warmup = n / 10,
-					  .target = 1.0,
+				      .name = "session_open_close",
+				      .run = session_loop,
+				      .arg = bench_teec(ctx),
+				      .baseline_name = "posix_spawn_true",
+				      .baseline = spawn_loop,
+				      .baseline_arg = NULL,
+				      .iterations = n,
+				      .warmup = n / 10,
+				      .target = 1.0,
 				  });
 }
 
 static const struct bench_group bench_session_group = {
-	.name = "session",
-	.help = "open + close of a session to a new TA instance vs. posix_spawn /bin/true",
-	.order = 20,
-	.run = bench_session_run,
+    .name = "session",
+    .help = "open + close of a session to a new TA instance vs. posix_spawn /bin/true",
+    .order = 20,
+    .run = bench_session_run,
 };
 BENCH_GROUP_DEFINE(bench_session_group);

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bench.h"
 #include "run.h"
 #include "sign.h"
 #include "status.h"
@@ -13,6 +14,7 @@ struct subcommand {
 };
 
 static const struct subcommand subcommands[] = {
+	{ "bench", swtee_bench_main, "measure the TEE against native baselines" },
 	{ "run", swtee_run_main, "run a command against a private TEE" },
 	{ "sign", swtee_sign_main, "sign or verify a TA image" },
 	{ "status", swtee_status_main, "show what the running TEE holds" },

@@ -116,22 +116,45 @@ static int wait_ready(pid_t pid, int rfd, const char *what)
 	return -1;
 }
 
-static void stop(pid_t pid)
+/*
+ * Stops a TEE process. Returns 0 when it ended cleanly; otherwise says how
+ * it ended (a crash or a sanitizer report in the TEE fails the run).
+ */
+static int stop(pid_t pid, const char *what)
 {
 	int status = 0;
+	pid_t r = 0;
+	bool asked = false;
 
 	if (pid <= 0)
-		return;
-	kill(pid, SIGTERM);
-	for (int i = 0; i < 100; i++) {
-		struct timespec ts = { .tv_nsec = 20 * 1000 * 1000 };
+		return 0;
+	/* Already gone? Then it ended on its own, during the run. */
+	r = waitpid(pid, &status, WNOHANG);
+	if (r == 0) {
+		asked = true;
+		kill(pid, SIGTERM);
+		for (int i = 0; i < 250 && r == 0; i++) {
+			struct timespec ts = { .tv_nsec = 20 * 1000 * 1000 };
 
-		if (waitpid(pid, &status, WNOHANG) == pid)
-			return;
-		nanosleep(&ts, NULL);
+			nanosleep(&ts, NULL);
+			r = waitpid(pid, &status, WNOHANG);
+		}
+		if (r == 0) {
+			kill(pid, SIGKILL);
+			waitpid(pid, &status, 0);
+			fprintf(stderr, "swtee run: %s did not stop on SIGTERM\n", what);
+			return -1;
+		}
 	}
-	kill(pid, SIGKILL);
-	waitpid(pid, &status, 0);
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return 0;
+	if (asked && WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM)
+		return 0;
+	if (WIFEXITED(status))
+		fprintf(stderr, "swtee run: %s exited with status %d\n", what, WEXITSTATUS(status));
+	else if (WIFSIGNALED(status))
+		fprintf(stderr, "swtee run: %s was killed by signal %d\n", what, WTERMSIG(status));
+	return -1;
 }
 
 static int parse(int argc, char **argv, struct run_opts *o)
@@ -342,8 +365,11 @@ out:
 		close(pfd[0]);
 	if (pfd[1] >= 0)
 		close(pfd[1]);
-	stop(supp);
-	stop(core);
+	/* The core first: the supplicant then ends on its own. */
+	if (stop(core, "swteed") && rc == 0)
+		rc = 1;
+	if (stop(supp, "tee-supplicant") && rc == 0)
+		rc = 1;
 	remove_rundir(rundir);
 	return rc;
 }

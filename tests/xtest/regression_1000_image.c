@@ -1,0 +1,173 @@
+/*
+ * regression 1008: the core refuses TA images that are unsigned, tampered,
+ * truncated or signed for another UUID. The case writes damaged copies of
+ * the basic TA into the run's own TA directory (SWTEE_RUN_TA_DIR, set by
+ * `swtee run`), which the supplicant searches first.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <tee_client_api.h>
+
+#include "adbg.h"
+#include "ta_basic.h"
+#include "xtest_helpers.h"
+
+#define BASIC_NAME "5a1f0b7e-3c2d-4e6f-9a81-273b4c5d6e01"
+#define OTHER_NAME "5a1f0b7e-3c2d-4e6f-9a81-273b4c5d6eff"
+
+static const TEEC_UUID basic_uuid = TA_BASIC_UUID;
+static const TEEC_UUID other_uuid = { 0x5a1f0b7e,
+				      0x3c2d,
+				      0x4e6f,
+				      { 0x9a, 0x81, 0x27, 0x3b, 0x4c, 0x5d, 0x6e, 0xff } };
+
+static uint8_t *read_file(const char *path, size_t *len)
+{
+	struct stat st;
+	uint8_t *p = NULL;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	*len = 0;
+	if (fd < 0)
+		return NULL;
+	if (!fstat(fd, &st) && st.st_size > 0 && (p = malloc((size_t)st.st_size)) &&
+	    read(fd, p, (size_t)st.st_size) == st.st_size) {
+		*len = (size_t)st.st_size;
+	} else {
+		free(p);
+		p = NULL;
+	}
+	close(fd);
+	return p;
+}
+
+static bool write_file(const char *path, const void *p, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	bool ok = fd >= 0 && write(fd, p, len) == (ssize_t)len;
+
+	if (fd >= 0)
+		close(fd);
+	return ok;
+}
+
+/* The installed basic TA: beside xtest at ../lib/swtee/ta. */
+static uint8_t *basic_image(size_t *len)
+{
+	char exe[PATH_MAX];
+	char path[PATH_MAX + 64];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char *slash = NULL;
+
+	if (n <= 0)
+		return NULL;
+	exe[n] = '\0';
+	slash = strrchr(exe, '/');
+	if (!slash)
+		return NULL;
+	*slash = '\0';
+	snprintf(path, sizeof(path), "%s/../lib/swtee/ta/" BASIC_NAME ".ta", exe);
+	return read_file(path, len);
+}
+
+/* Writes img as name.ta in dir and expects the open of uuid to be refused. */
+static void expect_refused(ADBG_Case_t *c, const char *dir, const char *name,
+			   const TEEC_UUID *uuid, const uint8_t *img, size_t len, const char *what)
+{
+	char path[PATH_MAX];
+	TEEC_Session s = { 0 };
+	uint32_t orig = 0;
+	TEEC_Result res = TEEC_SUCCESS;
+
+	Do_ADBG_BeginSubCase(c, "%s", what);
+	snprintf(path, sizeof(path), "%s/%s.ta", dir, name);
+	if (ADBG_EXPECT_TRUE(c, write_file(path, img, len))) {
+		res = xtest_teec_open_session(&s, uuid, NULL, &orig);
+		ADBG_EXPECT_TEEC_RESULT(c, TEEC_ERROR_SECURITY, res);
+		ADBG_EXPECT_TEEC_ERROR_ORIGIN(c, TEEC_ORIGIN_TEE, orig);
+		if (!res)
+			TEEC_CloseSession(&s);
+		unlink(path);
+	}
+	Do_ADBG_EndSubCase(c, "%s", what);
+}
+
+static void xtest_tee_test_1008(ADBG_Case_t *c)
+{
+	const char *dir = getenv("SWTEE_RUN_TA_DIR");
+	uint8_t *img = NULL;
+	uint8_t *bad = NULL;
+	size_t len = 0;
+	size_t sig_size = 0;
+	size_t elf_off = 0;
+	TEEC_Session s = { 0 };
+	uint32_t orig = 0;
+	struct {
+		const char *what;
+		size_t off;
+	} flips[7];
+
+	if (!dir) {
+		Do_ADBG_Skip(c, "needs SWTEE_RUN_TA_DIR (run under swtee run)");
+		return;
+	}
+	img = basic_image(&len);
+	if (!ADBG_EXPECT_NOT_NULL(c, img) || !ADBG_EXPECT_COMPARE_UNSIGNED(c, len, >, 200))
+		goto out;
+	sig_size = (size_t)img[18] | (size_t)img[19] << 8;
+	elf_off = 20 + 32 + sig_size + 20;
+	if (!ADBG_EXPECT_COMPARE_UNSIGNED(c, elf_off, <, len))
+		goto out;
+	bad = malloc(len + 1);
+	if (!ADBG_EXPECT_NOT_NULL(c, bad))
+		goto out;
+
+	flips[0].what = "Flipped bit in the header magic";
+	flips[0].off = 1;
+	flips[1].what = "Flipped bit in the image size";
+	flips[1].off = 8;
+	flips[2].what = "Flipped bit in the stored hash";
+	flips[2].off = 20 + 7;
+	flips[3].what = "Flipped bit in the signature";
+	flips[3].off = 20 + 32 + sig_size / 2;
+	flips[4].what = "Flipped bit in the signed UUID";
+	flips[4].off = 20 + 32 + sig_size + 3;
+	flips[5].what = "Flipped bit in the ELF code";
+	flips[5].off = elf_off + (len - elf_off) / 2;
+	flips[6].what = "Flipped bit in the last byte";
+	flips[6].off = len - 1;
+	for (size_t i = 0; i < sizeof(flips) / sizeof(flips[0]); i++) {
+		memcpy(bad, img, len);
+		bad[flips[i].off] ^= 0x10;
+		expect_refused(c, dir, BASIC_NAME, &basic_uuid, bad, len, flips[i].what);
+	}
+	expect_refused(c, dir, BASIC_NAME, &basic_uuid, img, len / 2, "Truncated image");
+	expect_refused(c, dir, BASIC_NAME, &basic_uuid, img, elf_off - 1, "Header only");
+	memcpy(bad, img, len);
+	bad[len] = 0;
+	expect_refused(c, dir, BASIC_NAME, &basic_uuid, bad, len + 1, "One trailing byte");
+	expect_refused(c, dir, BASIC_NAME, &basic_uuid, img + elf_off, len - elf_off,
+		       "Unsigned ELF");
+	memset(bad, 0xa5, len);
+	expect_refused(c, dir, BASIC_NAME, &basic_uuid, bad, 1000, "Garbage");
+	expect_refused(c, dir, BASIC_NAME, &basic_uuid, bad, 0, "Empty file");
+	expect_refused(c, dir, OTHER_NAME, &other_uuid, img, len,
+		       "A valid image under another UUID's name");
+
+	Do_ADBG_BeginSubCase(c, "The genuine image still loads");
+	if (ADBG_EXPECT_TEEC_SUCCESS(c, xtest_teec_open_session(&s, &basic_uuid, NULL, &orig)))
+		TEEC_CloseSession(&s);
+	Do_ADBG_EndSubCase(c, NULL);
+out:
+	free(bad);
+	free(img);
+}
+ADBG_CASE_DEFINE(regression, 1008, xtest_tee_test_1008,
+		 "Signed TA images: unsigned, tampered, truncated and misnamed are refused");
