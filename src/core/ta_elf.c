@@ -50,7 +50,7 @@ out:
 static int header_read(struct ta_elf *e, char *why, size_t whylen)
 {
 	int rc = TA_IMAGE_E_ELF;
-	struct buf_reader r;
+	struct buf_reader r = {0};
 	const uint8_t *ident = NULL;
 	uint16_t type = 0, machine = 0, ehsize = 0, phentsize = 0, phnum = 0, shentsize = 0;
 	uint32_t version = 0, flags = 0;
@@ -146,7 +146,7 @@ static bool section_read(const struct ta_elf *e, uint16_t idx, struct ta_elf_sec
 static bool section_bytes(const struct ta_elf *e, const struct ta_elf_section *s,
 			  struct buf_reader *out)
 {
-	struct buf_reader r;
+	struct buf_reader r = {0};
 	uint64_t end = 0;
 
 	buf_reader_init(out, NULL, 0);
@@ -172,7 +172,7 @@ static int ta_head_find(const struct ta_elf *e, struct ta_elf_section *head, cha
 {
 	int rc = TA_IMAGE_E_ELF;
 	struct ta_elf_section s = {0};
-	struct buf_reader strtab;
+	struct buf_reader strtab = {0};
 	bool found = false;
 
 	if (!section_read(e, e->shstrndx, &s) || s.type != SHT_STRTAB ||
@@ -210,7 +210,7 @@ int ta_elf_read_head(const uint8_t *elf, size_t len, struct swtee_uuid *uuid, ui
 	int rc = TA_IMAGE_E_GENERIC;
 	struct ta_elf e = {.p = elf, .len = len};
 	struct ta_elf_section s = {0};
-	struct buf_reader r;
+	struct buf_reader r = {0};
 	uint32_t time_low = 0;
 	uint16_t time_mid = 0, time_hi = 0;
 	uint8_t clock_seq[8] = {0};

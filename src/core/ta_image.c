@@ -239,8 +239,8 @@ int ta_image_verify(const uint8_t *img, size_t len, const struct swtee_uuid *exp
 	int rc = TA_IMAGE_E_GENERIC;
 	struct ta_image_info res = {0};
 	struct shdr h = {0};
-	struct buf_reader r;
-	struct buf_reader boot;
+	struct buf_reader r = {0};
+	struct buf_reader boot = {0};
 	const uint8_t *stored = NULL;
 	const uint8_t *sig = NULL;
 	const uint8_t *rest = NULL;
@@ -248,8 +248,8 @@ int ta_image_verify(const uint8_t *img, size_t len, const struct swtee_uuid *exp
 	size_t rest_len = 0;
 	uint8_t hash[SHDR_HASH_SIZE] = {0};
 	struct swtee_uuid head = {0};
-	char s1[SWTEE_UUID_STR_LEN];
-	char s2[SWTEE_UUID_STR_LEN];
+	char s1[SWTEE_UUID_STR_LEN] = "";
+	char s2[SWTEE_UUID_STR_LEN] = "";
 
 	why_clear(why, whylen);
 	if (info)

@@ -110,7 +110,7 @@ static int file_read(const char *path, size_t max, uint8_t **data, size_t *len)
 {
 	int rc = -1;
 	int fd = -1;
-	struct stat st;
+	struct stat st = {0};
 	uint8_t *p = NULL;
 	size_t size = 0;
 	size_t got = 0;
@@ -423,10 +423,10 @@ static int sign_run(const struct sign_opts *o)
 	struct swtee_uuid head = {0};
 	uint32_t stack_size = 0;
 	uint32_t flags = 0;
-	struct ta_image_info info;
-	char why[256];
-	char s1[SWTEE_UUID_STR_LEN];
-	char s2[SWTEE_UUID_STR_LEN];
+	struct ta_image_info info = {0};
+	char why[256] = "";
+	char s1[SWTEE_UUID_STR_LEN] = "";
+	char s2[SWTEE_UUID_STR_LEN] = "";
 
 	if (file_read(o->in, SHDR_MAX_IMG_SIZE, &elf, &elf_len))
 		goto out;
@@ -469,9 +469,9 @@ static int verify_run(const struct sign_opts *o)
 	uint8_t *img = NULL;
 	size_t img_len = 0;
 	EVP_PKEY *key = NULL;
-	struct ta_image_info info;
-	char why[256];
-	char s[SWTEE_UUID_STR_LEN];
+	struct ta_image_info info = {0};
+	char why[256] = "";
+	char s[SWTEE_UUID_STR_LEN] = "";
 
 	key = verify_key_load(o->key);
 	if (!key)

@@ -77,7 +77,7 @@ int ta_image_sign(const uint8_t *elf, size_t len, const struct swtee_uuid *uuid,
 	size_t boot_off = 0;
 	size_t total = 0;
 	uint8_t hash[SHDR_HASH_SIZE] = {0};
-	struct buf_writer w;
+	struct buf_writer w = {0};
 
 	if (why && whylen)
 		why[0] = '\0';

@@ -6,7 +6,10 @@
  *       -Isrc/common -Isrc/core tests/unit/fuzz_ta_image.c src/core/ta_image.c \
  *       src/core/ta_elf.c src/common/buf.c src/common/uuid.c src/common/secure.c \
  *       -lcrypto -o fuzz_ta_image
- *   ./fuzz_ta_image tests/fuzz/corpus/ta_image
+ *   mkdir -p /tmp/ta_image_work
+ *   ./fuzz_ta_image /tmp/ta_image_work tests/fuzz/corpus/ta_image
+ *
+ * (libFuzzer writes new inputs into the first directory: keep it out of the tree.)
  *
  * The image seeds are signed with the key whose public half is below, so an
  * unmutated seed passes the signature check and reaches the ELF parser inside
@@ -52,7 +55,7 @@ static void fuzz_elf(const uint8_t *elf, size_t len)
 {
 	struct swtee_uuid uuid;
 	uint32_t stack_size = 0, flags = 0;
-	char why[128];
+	char why[128] = "";
 	int rc = ta_elf_read_head(elf, len, &uuid, &stack_size, &flags, why, sizeof(why));
 
 	if ((rc != TA_IMAGE_OK && rc != TA_IMAGE_E_ELF) || !memchr(why, 0, sizeof(why)))
@@ -62,8 +65,8 @@ static void fuzz_elf(const uint8_t *elf, size_t len)
 static void fuzz_verify(const uint8_t *data, size_t size)
 {
 	EVP_PKEY *key = fuzz_key();
-	struct ta_image_info info;
-	char why[128];
+	struct ta_image_info info = {0};
+	char why[128] = "";
 	int rc = ta_image_verify(data, size, NULL, &key, 1, &info, why, sizeof(why));
 
 	if (rc > TA_IMAGE_OK || rc < TA_IMAGE_E_ELF || !memchr(why, 0, sizeof(why)))
@@ -75,7 +78,7 @@ static void fuzz_verify(const uint8_t *data, size_t size)
 /* The bytes after an image-shaped header, located with bounds checks only. */
 static void fuzz_embedded_elf(const uint8_t *data, size_t size)
 {
-	struct buf_reader r;
+	struct buf_reader r = {0};
 	uint32_t magic = 0;
 	uint16_t hash_size = 0, sig_size = 0;
 	const uint8_t *elf = NULL;
