@@ -63,6 +63,19 @@
 #define MSG_CTL_SESSION_CLOSED 0x0381 /* session:u32 */
 #define MSG_CTL_PANIC 0x0382	      /* code:u32 */
 
+/*
+ * Requests an instance makes of the core, each answered by one response on
+ * the control socket. While it waits, the instance still handles what else
+ * the core sends it (a new session may arrive). Requests are numbered from
+ * MSG_CTL_REQ_FIRST, their responses from MSG_CTL_RSP_FIRST.
+ */
+#define MSG_CTL_REQ_FIRST 0x0390
+#define MSG_CTL_REQ_LAST 0x03ff
+#define MSG_CTL_RSP_FIRST 0x0310
+#define MSG_CTL_RSP_LAST 0x037f
+#define MSG_CTL_OPEN_TA 0x0390	   /* uuid[16]: a session to another TA */
+#define MSG_CTL_OPEN_TA_RSP 0x0310 /* result:u32 origin:u32 session:u32 [fd: socket] */
+
 /* core -> zygote */
 #define MSG_ZYG_FORK 0x0401 /* tag:u32 [fd: the new instance's control socket] */
 /* zygote -> core */

@@ -106,7 +106,7 @@ static void handle_open(struct core *c, struct client *cl, struct buf_reader *r)
 		reply_open(cl, res, TEEC_ORIGIN_TEE, 0, -1);
 		return;
 	}
-	res = instance_open_session(c, cl, &uuid, login, &identity, &sock, &sid);
+	res = instance_open_session(c, cl, NULL, &uuid, login, &identity, &sock, &sid);
 	reply_open(cl, res, TEEC_ORIGIN_TEE, sid, sock);
 	if (sock >= 0)
 		close(sock);

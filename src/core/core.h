@@ -13,6 +13,8 @@
 #include <sys/types.h>
 #include <time.h>
 
+#include "buf.h"
+#include "msg.h"
 #include "uuid.h"
 
 enum endpoint_kind {
@@ -39,7 +41,8 @@ struct client {
 
 struct session_ref {
 	uint32_t id;
-	struct client *client; /* NULL once the client is gone */
+	struct client *client;	      /* the client that opened it, NULL once gone */
+	struct instance *owner_inst; /* or the TA instance that did (TA to TA) */
 	struct timespec orphaned;
 	struct session_ref *next;
 };
@@ -109,10 +112,21 @@ int instance_zygote_start(struct core *c);
 void instance_zygote_readable(struct core *c);
 /* Returns false when the instance record was freed. */
 bool instance_readable(struct core *c, struct instance *in);
-/* Opens a session for cl: on success *sock is the client's end. */
-uint32_t instance_open_session(struct core *c, struct client *cl, const struct swtee_uuid *uuid,
-			       uint32_t login, const struct swtee_uuid *identity, int *sock,
-			       uint32_t *session_id);
+/*
+ * Opens a session for client cl or, TA to TA, for instance owner (the other
+ * is NULL): on success *sock is the caller's end.
+ */
+uint32_t instance_open_session(struct core *c, struct client *cl, struct instance *owner,
+			       const struct swtee_uuid *uuid, uint32_t login,
+			       const struct swtee_uuid *identity, int *sock, uint32_t *session_id);
+/* Ends an instance that broke the protocol, with a log line saying why. */
+void instance_kill(struct instance *in, const char *why);
+/* Sends a response on an instance's control socket. */
+int instance_send(struct instance *in, const void *msg, size_t len, const int *fds, size_t nfds);
+
+/* ta_request.c: requests instances make of the core */
+void ta_request_dispatch(struct core *c, struct instance *in, uint32_t type,
+			 struct buf_reader *r, struct msg_fds *fds);
 void instance_client_gone(struct core *c, struct client *cl);
 /* Kills instances whose every session lost its client more than a grace ago. */
 void instance_reap_orphans(struct core *c);

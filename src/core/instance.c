@@ -107,6 +107,7 @@ static void spares_fill(struct core *c)
 }
 
 static void instance_free(struct core *c, struct instance *in);
+static void sessions_owned_by_gone(struct core *c, struct instance *in);
 
 static struct instance *instance_by_tag(struct core *c, uint32_t tag)
 {
@@ -238,11 +239,28 @@ static void instance_gone(struct core *c, struct instance *in)
 			  in->nsessions);
 	in->destroying = true;
 	in->gone = true;
+	sessions_owned_by_gone(c, in);
 	session_refs_free(in->sessions);
 	in->sessions = NULL;
 	in->nsessions = 0;
 	if (c->zygote.fd < 0 || in->exited)
 		instance_free(c, in);
+}
+
+/* The sessions in opened on other TAs lose their owner, as a client's do. */
+static void sessions_owned_by_gone(struct core *c, struct instance *in)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	for (struct instance *o = c->instances; o; o = o->next) {
+		for (struct session_ref *s = o->sessions; s; s = s->next) {
+			if (s->owner_inst != in)
+				continue;
+			s->owner_inst = NULL;
+			s->orphaned = now;
+		}
+	}
 }
 
 static void send_destroy(struct instance *in)
@@ -277,7 +295,14 @@ static void session_closed(struct core *c, struct instance *in, uint32_t sid)
 	send_destroy(in);
 }
 
-static void instance_kill(struct instance *in, const char *why)
+int instance_send(struct instance *in, const void *msg, size_t len, const int *fds, size_t nfds)
+{
+	if (in->ep.fd < 0)
+		return -1;
+	return msg_send(in->ep.fd, msg, len, fds, nfds);
+}
+
+void instance_kill(struct instance *in, const char *why)
 {
 	char name[SWTEE_UUID_STR_LEN];
 
@@ -305,14 +330,19 @@ bool instance_readable(struct core *c, struct instance *in)
 		instance_gone(c, in);
 		return false;
 	}
+	buf_reader_init(&r, msg, (size_t)n);
+	buf_get_u32(&r, &type);
+	if (type >= MSG_CTL_REQ_FIRST && type <= MSG_CTL_REQ_LAST) {
+		ta_request_dispatch(c, in, type, &r, &fds);
+		msg_fds_close(&fds);
+		return true;
+	}
+	buf_get_u32(&r, &v);
 	if (fds.n) {
 		msg_fds_close(&fds);
 		instance_kill(in, "sent descriptors to the core");
 		return true;
 	}
-	buf_reader_init(&r, msg, (size_t)n);
-	buf_get_u32(&r, &type);
-	buf_get_u32(&r, &v);
 	if (!buf_done(&r)) {
 		instance_kill(in, "sent a malformed message");
 		return true;
@@ -411,9 +441,24 @@ out:
 	return in;
 }
 
-uint32_t instance_open_session(struct core *c, struct client *cl, const struct swtee_uuid *uuid,
-			       uint32_t login, const struct swtee_uuid *identity, int *sock,
-			       uint32_t *session_id)
+/* Does from hold, directly or through other TAs, a session on to? */
+static bool instance_reaches(const struct core *c, const struct instance *from,
+			     const struct instance *to, unsigned int depth)
+{
+	if (from == to)
+		return true;
+	if (depth > 64)
+		return true; /* a chain this long is refused as if it were a cycle */
+	for (const struct instance *o = c->instances; o; o = o->next)
+		for (const struct session_ref *s = o->sessions; s; s = s->next)
+			if (s->owner_inst == from && instance_reaches(c, o, to, depth + 1))
+				return true;
+	return false;
+}
+
+uint32_t instance_open_session(struct core *c, struct client *cl, struct instance *owner,
+			       const struct swtee_uuid *uuid, uint32_t login,
+			       const struct swtee_uuid *identity, int *sock, uint32_t *session_id)
 {
 	uint8_t out[64];
 	struct buf_writer w;
@@ -428,6 +473,19 @@ uint32_t instance_open_session(struct core *c, struct client *cl, const struct s
 		in = NULL;
 	if (in && in->destroying)
 		in = NULL;
+	/*
+	 * A TA calling into an instance that is waiting, directly or through
+	 * others, on that TA would wait forever: refuse instead.
+	 */
+	if (in && owner && instance_reaches(c, in, owner, 0)) {
+		char a[SWTEE_UUID_STR_LEN];
+		char b[SWTEE_UUID_STR_LEN];
+
+		ta_name(owner, a);
+		ta_name(in, b);
+		log_info("TA %s: a session to %s would close a cycle of TA calls", a, b);
+		return TEEC_ERROR_BUSY;
+	}
 	if (in && !(in->flags & TA_FLAG_MULTI_SESSION) && in->nsessions)
 		return TEEC_ERROR_BUSY;
 	if (!in) {
@@ -445,6 +503,7 @@ uint32_t instance_open_session(struct core *c, struct client *cl, const struct s
 	if (!ref->id)
 		ref->id = ++c->next_session;
 	ref->client = cl;
+	ref->owner_inst = owner;
 	buf_writer_init(&w, out, sizeof(out));
 	buf_put_u32(&w, MSG_CTL_NEW_SESSION);
 	buf_put_u32(&w, ref->id);
@@ -496,7 +555,8 @@ void instance_reap_orphans(struct core *c)
 		if (in->destroying)
 			continue;
 		for (struct session_ref *s = in->sessions; s && all_orphaned; s = s->next)
-			if (s->client || now.tv_sec - s->orphaned.tv_sec < ORPHAN_GRACE_S)
+			if (s->client || s->owner_inst ||
+			    now.tv_sec - s->orphaned.tv_sec < ORPHAN_GRACE_S)
 				all_orphaned = false;
 		/*
 		 * The instance would have closed these sessions when it saw its

@@ -316,22 +316,18 @@ static void session_readable(struct rt_session *s)
 	}
 }
 
-static void ctl_readable(void)
+/* Handles one message the core sent of its own accord. */
+static void ctl_handle(const uint8_t *in, size_t n, struct msg_fds *fds_in)
 {
-	uint8_t in[PROTO_MSG_MAX];
-	struct msg_fds fds;
+	struct msg_fds fds = *fds_in;
 	struct buf_reader r;
 	struct swtee_uuid identity;
 	uint32_t type = 0;
 	uint32_t id = 0;
 	uint32_t login = 0;
-	ssize_t n = msg_recv(rt.ctl_fd, in, sizeof(in), &fds);
 
-	if (n == -EAGAIN || n == -EINTR)
-		return;
-	if (n <= 0)
-		_exit(0); /* the core is gone */
-	buf_reader_init(&r, in, (size_t)n);
+	msg_fds_init(fds_in); /* ours now */
+	buf_reader_init(&r, in, n);
 	buf_get_u32(&r, &type);
 	if (type == MSG_CTL_DESTROY && buf_done(&r) && !fds.n) {
 		if (rt.created)
@@ -354,6 +350,43 @@ static void ctl_readable(void)
 		_exit(72);
 	}
 	msg_fds_close(&fds);
+}
+
+static void ctl_readable(void)
+{
+	uint8_t in[PROTO_MSG_MAX];
+	struct msg_fds fds;
+	ssize_t n = msg_recv(rt.ctl_fd, in, sizeof(in), &fds);
+
+	if (n == -EAGAIN || n == -EINTR)
+		return;
+	if (n <= 0)
+		_exit(0); /* the core is gone */
+	ctl_handle(in, (size_t)n, &fds);
+}
+
+ssize_t rt_ctl_call(const void *req, size_t len, uint32_t rsp_type, uint8_t *rsp, size_t cap,
+		    struct msg_fds *fds)
+{
+	msg_fds_init(fds);
+	if (msg_send(rt.ctl_fd, req, len, NULL, 0))
+		_exit(0); /* the core is gone */
+	for (;;) {
+		struct buf_reader r;
+		uint32_t type = 0;
+		ssize_t n = msg_recv(rt.ctl_fd, rsp, cap, fds);
+
+		if (n == -EINTR)
+			continue;
+		if (n <= 0)
+			_exit(0);
+		buf_reader_init(&r, rsp, (size_t)n);
+		buf_get_u32(&r, &type);
+		if (type == rsp_type)
+			return n;
+		/* Not ours: a new session, say. Handle it and keep waiting. */
+		ctl_handle(rsp, (size_t)n, fds);
+	}
 }
 
 void rt_instance_main(int ctl_fd)

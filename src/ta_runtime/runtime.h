@@ -78,6 +78,14 @@ void rt_instance_main(int ctl_fd) __attribute__((noreturn));
 /* Reports a panic to the core and ends the process. */
 void rt_panic(TEE_Result code, const char *func) __attribute__((noreturn));
 
+/*
+ * Sends a request to the core and waits for its response of type rsp_type
+ * (copied into rsp, with descriptors in fds); what else the core sends
+ * meanwhile is handled. Returns the response's length.
+ */
+ssize_t rt_ctl_call(const void *req, size_t len, uint32_t rsp_type, uint8_t *rsp, size_t cap,
+		    struct msg_fds *fds);
+
 /* params.c: client messages to TEE_Param and back */
 TEE_Result rt_params_in(struct rt_session *s, struct buf_reader *r, const struct msg_fds *fds,
 			uint32_t *types, TEE_Param params[TEE_NUM_PARAMS]);

@@ -66,6 +66,68 @@ static TEE_Result reverse(uint32_t types, TEE_Param p[TEE_NUM_PARAMS])
 	return TEE_SUCCESS;
 }
 
+static const TEE_UUID self_uuid = TA_BASIC_UUID;
+
+static TEE_Result ta2ta(uint32_t cmd, TEE_Param p[TEE_NUM_PARAMS])
+{
+	TEE_TASessionHandle s = TEE_HANDLE_NULL;
+	TEE_Param q[TEE_NUM_PARAMS];
+	uint32_t origin = 0;
+	TEE_Result res = TEE_SUCCESS;
+
+	res = TEE_OpenTASession(&self_uuid, TEE_TIMEOUT_INFINITE, 0, NULL, &s, &origin);
+	if (res)
+		return res;
+	TEE_MemFill(q, 0, sizeof(q));
+	switch (cmd) {
+	case TA_BASIC_CMD_TA2TA_ADD:
+		q[0].value = p[0].value;
+		res = TEE_InvokeTACommand(s, TEE_TIMEOUT_INFINITE, TA_BASIC_CMD_ADD,
+					  TEE_PARAM_TYPES(TEE_PARAM_TYPE_VALUE_INPUT,
+							  TEE_PARAM_TYPE_VALUE_OUTPUT,
+							  TEE_PARAM_TYPE_NONE, TEE_PARAM_TYPE_NONE),
+					  q, &origin);
+		p[1].value.a = q[1].value.a;
+		p[1].value.b = origin;
+		break;
+	case TA_BASIC_CMD_TA2TA_PASS:
+		q[0] = p[0];
+		q[1] = p[1];
+		res = TEE_InvokeTACommand(s, TEE_TIMEOUT_INFINITE, TA_BASIC_CMD_REVERSE,
+					  TEE_PARAM_TYPES(TEE_PARAM_TYPE_MEMREF_INPUT,
+							  TEE_PARAM_TYPE_MEMREF_OUTPUT,
+							  TEE_PARAM_TYPE_NONE, TEE_PARAM_TYPE_NONE),
+					  q, &origin);
+		p[1].memref.size = q[1].memref.size;
+		p[2].value.a = res;
+		res = res == TEE_ERROR_SHORT_BUFFER ? res : TEE_SUCCESS;
+		break;
+	case TA_BASIC_CMD_TA2TA_PANIC:
+		q[0].value.a = 0xbeef;
+		p[1].value.a = TEE_InvokeTACommand(
+			s, TEE_TIMEOUT_INFINITE, TA_BASIC_CMD_PANIC,
+			TEE_PARAM_TYPES(TEE_PARAM_TYPE_VALUE_INPUT, TEE_PARAM_TYPE_NONE,
+					TEE_PARAM_TYPE_NONE, TEE_PARAM_TYPE_NONE),
+			q, &origin);
+		p[1].value.b = origin;
+		/* The dead callee's session still closes cleanly. */
+		break;
+	case TA_BASIC_CMD_TA2TA_TIMEOUT:
+		q[0].value.a = p[0].value.a;
+		p[1].value.a = TEE_InvokeTACommand(
+			s, p[0].value.b, TA_BASIC_CMD_WAIT,
+			TEE_PARAM_TYPES(TEE_PARAM_TYPE_VALUE_INPUT, TEE_PARAM_TYPE_VALUE_OUTPUT,
+					TEE_PARAM_TYPE_NONE, TEE_PARAM_TYPE_NONE),
+			q, &origin);
+		break;
+	default:
+		res = TEE_ERROR_NOT_SUPPORTED;
+		break;
+	}
+	TEE_CloseTASession(s);
+	return res;
+}
+
 TEE_Result TA_InvokeCommandEntryPoint(void *ctx, uint32_t cmd, uint32_t types,
 				      TEE_Param p[TEE_NUM_PARAMS])
 {
@@ -117,6 +179,11 @@ TEE_Result TA_InvokeCommandEntryPoint(void *ctx, uint32_t cmd, uint32_t types,
 		p[1].value.a = p[0].memref.buffer == NULL;
 		p[1].value.b = (uint32_t)p[0].memref.size;
 		return TEE_SUCCESS;
+	case TA_BASIC_CMD_TA2TA_ADD:
+	case TA_BASIC_CMD_TA2TA_PASS:
+	case TA_BASIC_CMD_TA2TA_PANIC:
+	case TA_BASIC_CMD_TA2TA_TIMEOUT:
+		return ta2ta(cmd, p);
 	case TA_BASIC_CMD_TYPES:
 		p[0].value.a = types;
 		return TEE_SUCCESS;

@@ -3,6 +3,7 @@
 #include <trace.h>
 
 #include "ta_sims.h"
+#include "user_ta_header_defines.h"
 
 static uint32_t counter;
 static uint32_t open_sessions;
@@ -43,6 +44,46 @@ void TA_CloseSessionEntryPoint(void *ctx)
 	closed_sessions++;
 }
 
+static TEE_Result open_to(TEE_Param p[TEE_NUM_PARAMS])
+{
+	TEE_TASessionHandle s = TEE_HANDLE_NULL;
+	TEE_UUID target;
+	uint32_t origin = 0;
+
+	if (p[0].memref.size != sizeof(target))
+		return TEE_ERROR_BAD_PARAMETERS;
+	TEE_MemMove(&target, p[0].memref.buffer, sizeof(target));
+	p[1].value.a = TEE_OpenTASession(&target, TEE_TIMEOUT_INFINITE, 0, NULL, &s, &origin);
+	TEE_CloseTASession(s);
+	return TEE_SUCCESS;
+}
+
+static TEE_Result call_back(TEE_Param p[TEE_NUM_PARAMS])
+{
+	static const TEE_UUID self = TA_UUID;
+	TEE_TASessionHandle s = TEE_HANDLE_NULL;
+	TEE_UUID target;
+	TEE_Param q[TEE_NUM_PARAMS];
+	uint32_t origin = 0;
+
+	if (p[0].memref.size != sizeof(target))
+		return TEE_ERROR_BAD_PARAMETERS;
+	TEE_MemMove(&target, p[0].memref.buffer, sizeof(target));
+	p[1].value.b = TEE_OpenTASession(&target, TEE_TIMEOUT_INFINITE, 0, NULL, &s, &origin);
+	if (p[1].value.b)
+		return TEE_SUCCESS;
+	TEE_MemFill(q, 0, sizeof(q));
+	q[0].memref.buffer = (void *)&self;
+	q[0].memref.size = sizeof(self);
+	TEE_InvokeTACommand(s, TEE_TIMEOUT_INFINITE, TA_SIMS_CMD_OPEN_TO,
+			    TEE_PARAM_TYPES(TEE_PARAM_TYPE_MEMREF_INPUT, TEE_PARAM_TYPE_VALUE_OUTPUT,
+					    TEE_PARAM_TYPE_NONE, TEE_PARAM_TYPE_NONE),
+			    q, &origin);
+	p[1].value.a = q[1].value.a;
+	TEE_CloseTASession(s);
+	return TEE_SUCCESS;
+}
+
 TEE_Result TA_InvokeCommandEntryPoint(void *ctx, uint32_t cmd, uint32_t types,
 				      TEE_Param p[TEE_NUM_PARAMS])
 {
@@ -67,6 +108,10 @@ TEE_Result TA_InvokeCommandEntryPoint(void *ctx, uint32_t cmd, uint32_t types,
 		while (!TEE_GetCancellationFlag())
 			;
 		return TEE_ERROR_CANCEL;
+	case TA_SIMS_CMD_OPEN_TO:
+		return open_to(p);
+	case TA_SIMS_CMD_CALL_BACK:
+		return call_back(p);
 	default:
 		return TEE_ERROR_NOT_SUPPORTED;
 	}

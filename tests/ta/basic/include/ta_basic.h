@@ -33,4 +33,18 @@
 /* sets value[0].a = the four param types seen, echoes nothing */
 #define TA_BASIC_CMD_TYPES 12
 
+/*
+ * TA to TA, with another instance of this TA as the callee:
+ * ADD: value[0] in (a, b) -> value[1].a = a + b computed by the callee
+ * PASS: memref[0] in and memref[1] out (client memory) passed on to the
+ *       callee's REVERSE; value[2].a = the callee's result
+ * PANIC: the callee panics; value[1].a = the result, .b = the origin
+ * TIMEOUT: the callee waits value[0].a ms, cancelled after value[0].b ms;
+ *       value[1].a = the result
+ */
+#define TA_BASIC_CMD_TA2TA_ADD 13
+#define TA_BASIC_CMD_TA2TA_PASS 14
+#define TA_BASIC_CMD_TA2TA_PANIC 15
+#define TA_BASIC_CMD_TA2TA_TIMEOUT 16
+
 #endif

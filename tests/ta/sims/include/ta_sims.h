@@ -35,6 +35,15 @@
 /* spin until cancelled (unmasked), then return TEE_ERROR_CANCEL */
 #define TA_SIMS_CMD_SPIN_CANCEL 4
 
+/*
+ * memref[0] in: a TA UUID (16 bytes, TEE_UUID layout). Opens a session to
+ * it and asks it (TA_SIMS_CMD_OPEN_TO) to open one back to this TA;
+ * value[1].a = the result of that inner open, value[1].b = of the outer.
+ */
+#define TA_SIMS_CMD_CALL_BACK 5
+/* memref[0] in: a TA UUID; value[1].a = the result of opening a session to it */
+#define TA_SIMS_CMD_OPEN_TO 6
+
 #define TA_CREATE_FAIL_CODE 0xfff0c0deU
 
 #endif
