@@ -115,6 +115,9 @@ static void wait_load(void)
 	}
 	rt.data_size = prop_data_size();
 	rt_heap_init(rt.data_size);
+	rt.load_error = rt_sandbox_enter(rt.data_size, rt.ta.head->stack_size);
+	if (rt.load_error)
+		log_error("TA %s: %s; refusing to run it", rt.uuid_str, rt.load_error);
 }
 
 static struct rt_session *session_add(int fd, uint32_t id, uint32_t login,

@@ -36,33 +36,30 @@ static const uint32_t core_version = TEE_CORE_API_VERSION;
 static const uint32_t max_bigint_bits = 4096;
 
 static const struct rt_prop tee_props[] = {
-	{ "gpd.tee.apiversion", USER_TA_PROP_TYPE_STRING, "1.3.1" },
-	{ "gpd.tee.internalCore.version", USER_TA_PROP_TYPE_U32, &core_version },
-	{ "gpd.tee.description", USER_TA_PROP_TYPE_STRING,
-	  "swtee: a software TEE for Linux (process isolation, no hardware root of trust)" },
-	{ "gpd.tee.deviceID", USER_TA_PROP_TYPE_UUID, &device_id },
-	{ "gpd.tee.systemTime.protectionLevel", USER_TA_PROP_TYPE_U32, &level_ree },
-	{ "gpd.tee.TAPersistentTime.protectionLevel", USER_TA_PROP_TYPE_U32, &level_ree },
-	{ "gpd.tee.arith.maxBigIntSize", USER_TA_PROP_TYPE_U32, &max_bigint_bits },
-	{ "gpd.tee.cryptography.ecc", USER_TA_PROP_TYPE_BOOL, &yes },
-	{ "gpd.tee.cryptography.nist", USER_TA_PROP_TYPE_BOOL, &yes },
-	{ "gpd.tee.cryptography.bsi-r", USER_TA_PROP_TYPE_BOOL, &no },
-	{ "gpd.tee.cryptography.bsi-t", USER_TA_PROP_TYPE_BOOL, &no },
-	{ "gpd.tee.cryptography.ietf", USER_TA_PROP_TYPE_BOOL, &yes },
-	{ "gpd.tee.cryptography.octa", USER_TA_PROP_TYPE_BOOL, &no },
-	{ "gpd.tee.trustedStorage.antiRollback.protectionLevel", USER_TA_PROP_TYPE_U32,
-	  &level_ree },
-	{ "gpd.tee.trustedStorage.rollbackDetection.protectionLevel", USER_TA_PROP_TYPE_U32,
-	  &level_ree },
-	{ "gpd.tee.trustedos.implementation.version", USER_TA_PROP_TYPE_STRING,
-	  "swtee " SWTEE_VERSION },
-	{ "gpd.tee.trustedos.implementation.binaryversion", USER_TA_PROP_TYPE_U32,
-	  &trustedos_binary_version },
-	{ "gpd.tee.trustedos.manufacturer", USER_TA_PROP_TYPE_STRING, "swtee" },
-	{ "gpd.tee.firmware.implementation.version", USER_TA_PROP_TYPE_STRING, "none" },
-	{ "gpd.tee.firmware.implementation.binaryversion", USER_TA_PROP_TYPE_U32, &zero },
-	{ "gpd.tee.firmware.manufacturer", USER_TA_PROP_TYPE_STRING, "none" },
-	{ "gpd.tee.event.maxSources", USER_TA_PROP_TYPE_U32, &zero },
+    {"gpd.tee.apiversion", USER_TA_PROP_TYPE_STRING, "1.3.1"},
+    {"gpd.tee.internalCore.version", USER_TA_PROP_TYPE_U32, &core_version},
+    {"gpd.tee.description", USER_TA_PROP_TYPE_STRING,
+     "swtee: a software TEE for Linux (process isolation, no hardware root of trust)"},
+    {"gpd.tee.deviceID", USER_TA_PROP_TYPE_UUID, &device_id},
+    {"gpd.tee.systemTime.protectionLevel", USER_TA_PROP_TYPE_U32, &level_ree},
+    {"gpd.tee.TAPersistentTime.protectionLevel", USER_TA_PROP_TYPE_U32, &level_ree},
+    {"gpd.tee.arith.maxBigIntSize", USER_TA_PROP_TYPE_U32, &max_bigint_bits},
+    {"gpd.tee.cryptography.ecc", USER_TA_PROP_TYPE_BOOL, &yes},
+    {"gpd.tee.cryptography.nist", USER_TA_PROP_TYPE_BOOL, &yes},
+    {"gpd.tee.cryptography.bsi-r", USER_TA_PROP_TYPE_BOOL, &no},
+    {"gpd.tee.cryptography.bsi-t", USER_TA_PROP_TYPE_BOOL, &no},
+    {"gpd.tee.cryptography.ietf", USER_TA_PROP_TYPE_BOOL, &yes},
+    {"gpd.tee.cryptography.octa", USER_TA_PROP_TYPE_BOOL, &no},
+    {"gpd.tee.trustedStorage.antiRollback.protectionLevel", USER_TA_PROP_TYPE_U32, &level_ree},
+    {"gpd.tee.trustedStorage.rollbackDetection.protectionLevel", USER_TA_PROP_TYPE_U32, &level_ree},
+    {"gpd.tee.trustedos.implementation.version", USER_TA_PROP_TYPE_STRING, "swtee " SWTEE_VERSION},
+    {"gpd.tee.trustedos.implementation.binaryversion", USER_TA_PROP_TYPE_U32,
+     &trustedos_binary_version},
+    {"gpd.tee.trustedos.manufacturer", USER_TA_PROP_TYPE_STRING, "swtee"},
+    {"gpd.tee.firmware.implementation.version", USER_TA_PROP_TYPE_STRING, "none"},
+    {"gpd.tee.firmware.implementation.binaryversion", USER_TA_PROP_TYPE_U32, &zero},
+    {"gpd.tee.firmware.manufacturer", USER_TA_PROP_TYPE_STRING, "none"},
+    {"gpd.tee.event.maxSources", USER_TA_PROP_TYPE_U32, &zero},
 };
 
 /* Writes the machine's identity text to buf[size]; returns its length, 0 if there is none. */
@@ -92,7 +89,7 @@ static void derive_device_id(void)
 	char msg[sizeof(DEVICE_ID_PREFIX) + MACHINE_ID_MAX];
 	uint8_t md[EVP_MAX_MD_SIZE];
 	unsigned int mdlen = 0;
-	struct swtee_uuid u = { { 0 } };
+	struct swtee_uuid u = {{0}};
 	size_t n = sizeof(DEVICE_ID_PREFIX) - 1;
 
 	memcpy(msg, DEVICE_ID_PREFIX, n);
@@ -109,7 +106,7 @@ static void derive_device_id(void)
 /* "major.minor.patch[anything]" as (major << 16) | (minor << 8) | patch; 0 if it is not that. */
 static uint32_t binary_version(const char *v)
 {
-	static const unsigned long max[3] = { 0xffff, 0xff, 0xff };
+	static const unsigned long max[3] = {0xffff, 0xff, 0xff};
 	uint32_t out = 0;
 
 	for (size_t i = 0; i < 3; i++) {
@@ -127,13 +124,26 @@ static uint32_t binary_version(const char *v)
 	return out;
 }
 
+static void tee_props_compute(void)
+{
+	derive_device_id();
+	trustedos_binary_version = binary_version(SWTEE_VERSION);
+	computed = true;
+}
+
+/*
+ * Runs before main, in the zygote every instance is forked from: an instance
+ * runs sandboxed, with no /etc to read and no open() to read it with.
+ */
+__attribute__((constructor)) static void tee_props_init(void)
+{
+	tee_props_compute();
+}
+
 const struct rt_prop *rt_tee_props(size_t *n)
 {
-	if (!computed) {
-		derive_device_id();
-		trustedos_binary_version = binary_version(SWTEE_VERSION);
-		computed = true;
-	}
+	if (!computed)
+		tee_props_compute();
 	*n = sizeof(tee_props) / sizeof(tee_props[0]);
 	return tee_props;
 }

@@ -25,12 +25,13 @@ struct rt_prop {
  * Returns the TEE implementation properties in enumeration order, never
  * NULL, and sets *n to their count. The table is static and stays valid.
  *
- * The first call fills in the computed values: gpd.tee.deviceID, a version-5
- * style UUID from the first 16 bytes of SHA-256("swtee.deviceID:" || id),
- * where id is the content of /etc/machine-id without trailing white space,
- * or the host name when that file cannot be read or is empty; and the
- * trusted OS binary version, (major << 16) | (minor << 8) | patch of
- * SWTEE_VERSION. Not thread-safe before the first call has returned.
+ * Two values are computed, once, at program start (a constructor, so that
+ * sandboxed TA instances inherit them from the zygote they are forked from):
+ * gpd.tee.deviceID, a version-5 style UUID made of the first 16 bytes of
+ * SHA-256("swtee.deviceID:" || id), where id is the content of
+ * /etc/machine-id without trailing white space, or the host name when that
+ * file cannot be read or is empty; and the trusted OS binary version,
+ * (major << 16) | (minor << 8) | patch of SWTEE_VERSION.
  */
 const struct rt_prop *rt_tee_props(size_t *n);
 

@@ -93,6 +93,12 @@ void rt_params_out(struct buf_writer *w, uint32_t types, const TEE_Param params[
 /* Unmaps every shm of s. */
 void rt_shm_release_all(struct rt_session *s);
 
+/*
+ * sandbox.c: enters the instance's sandbox (see there). Returns NULL, or why
+ * it could not, in which case the TA must not run.
+ */
+const char *rt_sandbox_enter(uint32_t data_size, uint32_t stack_size);
+
 /* tee_api_mem.c */
 void rt_heap_init(uint32_t limit);
 

@@ -14,6 +14,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+
 #include "log.h"
 #include "runtime.h"
 
@@ -62,6 +65,14 @@ static int zygote(int zfd)
 {
 	sigset_t mask;
 	int sfd = -1;
+
+	/*
+	 * Everything an instance may need from the file system is read here,
+	 * once, before any sandbox: libcrypto's configuration and providers.
+	 */
+	OPENSSL_init_crypto(OPENSSL_INIT_LOAD_CONFIG | OPENSSL_INIT_ADD_ALL_CIPHERS |
+				    OPENSSL_INIT_ADD_ALL_DIGESTS,
+			    NULL);
 
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	prctl(PR_SET_NAME, "swtee-zygote");
