@@ -1,0 +1,24 @@
+/* The hostile test TA: each command tries something the sandbox forbids. */
+#ifndef TA_HOSTILE_H
+#define TA_HOSTILE_H
+
+#define TA_HOSTILE_UUID                                                                  \
+	{                                                                                \
+		0x5a1f0b7e, 0x3c2d, 0x4e6f, { 0x9a, 0x81, 0x27, 0x3b, 0x4c, 0x5d, 0x6e, 0x06 } \
+	}
+
+#define TA_HOSTILE_CMD_NOP 0
+#define TA_HOSTILE_CMD_OPEN_FILE 1	 /* open("/etc/passwd") */
+#define TA_HOSTILE_CMD_SOCKET 2		 /* socket(AF_INET) */
+#define TA_HOSTILE_CMD_PTRACE 3		 /* ptrace(PTRACE_ATTACH, value[0].a) */
+#define TA_HOSTILE_CMD_FORK 4		 /* fork() */
+#define TA_HOSTILE_CMD_EXECVE 5		 /* execve("/bin/sh") */
+#define TA_HOSTILE_CMD_MMAP_EXEC 6	 /* mmap(PROT_EXEC) */
+#define TA_HOSTILE_CMD_MPROTECT_EXEC 7	 /* mprotect(heap, PROT_EXEC) */
+#define TA_HOSTILE_CMD_PROCESS_VM_READ 8 /* process_vm_readv(value[0].a) */
+#define TA_HOSTILE_CMD_KILL 9		 /* kill(value[0].a, SIGKILL) */
+#define TA_HOSTILE_CMD_STAT 10		 /* stat("/etc/passwd") */
+#define TA_HOSTILE_CMD_CONNECT_UNIX 11	 /* socket(AF_UNIX) */
+#define TA_HOSTILE_CMD_ALLOC 12		 /* TEE_Malloc(value[0].a) -> value[1].a = got it */
+
+#endif

@@ -1,0 +1,102 @@
+/*
+ * A TA that misbehaves on purpose. Every command but NOP and ALLOC makes a
+ * system call the sandbox forbids; reaching the end of one is a failure, so
+ * it returns TEE_ERROR_SECURITY to say the sandbox let it through.
+ */
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/ptrace.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include <tee_internal_api.h>
+
+#include "ta_hostile.h"
+
+TEE_Result TA_CreateEntryPoint(void)
+{
+	return TEE_SUCCESS;
+}
+
+void TA_DestroyEntryPoint(void)
+{
+}
+
+TEE_Result TA_OpenSessionEntryPoint(uint32_t types, TEE_Param params[TEE_NUM_PARAMS],
+				    void **ctx)
+{
+	(void)types;
+	(void)params;
+	*ctx = NULL;
+	return TEE_SUCCESS;
+}
+
+void TA_CloseSessionEntryPoint(void *ctx)
+{
+	(void)ctx;
+}
+
+TEE_Result TA_InvokeCommandEntryPoint(void *ctx, uint32_t cmd, uint32_t types,
+				      TEE_Param p[TEE_NUM_PARAMS])
+{
+	static char sh[] = "/bin/sh";
+	char *argv[] = { sh, NULL };
+	char buf[16];
+	struct iovec local = { .iov_base = buf, .iov_len = sizeof(buf) };
+	struct iovec remote = { .iov_base = (void *)0x400000, .iov_len = sizeof(buf) };
+	struct stat st;
+	void *mem = NULL;
+
+	(void)ctx;
+	(void)types;
+	switch (cmd) {
+	case TA_HOSTILE_CMD_NOP:
+		return TEE_SUCCESS;
+	case TA_HOSTILE_CMD_OPEN_FILE:
+		(void)open("/etc/passwd", O_RDONLY);
+		break;
+	case TA_HOSTILE_CMD_SOCKET:
+		(void)socket(AF_INET, SOCK_STREAM, 0);
+		break;
+	case TA_HOSTILE_CMD_PTRACE:
+		(void)ptrace(PTRACE_ATTACH, (pid_t)p[0].value.a, NULL, NULL);
+		break;
+	case TA_HOSTILE_CMD_FORK:
+		if (fork() == 0)
+			_exit(0);
+		break;
+	case TA_HOSTILE_CMD_EXECVE:
+		execve(sh, argv, NULL);
+		break;
+	case TA_HOSTILE_CMD_MMAP_EXEC:
+		(void)mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		break;
+	case TA_HOSTILE_CMD_MPROTECT_EXEC:
+		mem = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		(void)mprotect(mem, 4096, PROT_READ | PROT_EXEC);
+		break;
+	case TA_HOSTILE_CMD_PROCESS_VM_READ:
+		(void)process_vm_readv((pid_t)p[0].value.a, &local, 1, &remote, 1, 0);
+		break;
+	case TA_HOSTILE_CMD_KILL:
+		(void)kill((pid_t)p[0].value.a, SIGKILL);
+		break;
+	case TA_HOSTILE_CMD_STAT:
+		(void)stat("/etc/passwd", &st);
+		break;
+	case TA_HOSTILE_CMD_CONNECT_UNIX:
+		(void)socket(AF_UNIX, SOCK_SEQPACKET, 0);
+		break;
+	case TA_HOSTILE_CMD_ALLOC:
+		mem = TEE_Malloc(p[0].value.a, TEE_MALLOC_FILL_ZERO);
+		p[1].value.a = mem != NULL;
+		TEE_Free(mem);
+		return TEE_SUCCESS;
+	default:
+		return TEE_ERROR_NOT_SUPPORTED;
+	}
+	return TEE_ERROR_SECURITY;
+}

@@ -1,0 +1,104 @@
+/*
+ * regression 1050: the TA sandbox. A hostile TA tries to open files, make
+ * sockets, ptrace, fork, exec, map executable memory, read and kill other
+ * processes: each attempt ends that instance only (TEEC_ERROR_TARGET_DEAD
+ * from the TEE), and other sessions carry on.
+ */
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <tee_client_api.h>
+
+#include "adbg.h"
+#include "ta_basic.h"
+#include "ta_hostile.h"
+#include "xtest_helpers.h"
+
+static const TEEC_UUID hostile_uuid = TA_HOSTILE_UUID;
+static const TEEC_UUID basic_uuid = TA_BASIC_UUID;
+
+/* The core's pid, from the context's socket: a target worth attacking. */
+static uint32_t core_pid(void)
+{
+	struct ucred cred;
+	socklen_t len = sizeof(cred);
+
+	if (getsockopt(xtest_teec_ctx.imp.fd, SOL_SOCKET, SO_PEERCRED, &cred, &len))
+		return 1;
+	return (uint32_t)cred.pid;
+}
+
+static void xtest_tee_test_1050(ADBG_Case_t *c)
+{
+	static const struct {
+		uint32_t cmd;
+		const char *what;
+	} attempts[] = {
+		{ TA_HOSTILE_CMD_OPEN_FILE, "open a file" },
+		{ TA_HOSTILE_CMD_STAT, "stat a path" },
+		{ TA_HOSTILE_CMD_SOCKET, "make an IP socket" },
+		{ TA_HOSTILE_CMD_CONNECT_UNIX, "make a Unix socket" },
+		{ TA_HOSTILE_CMD_PTRACE, "ptrace the core" },
+		{ TA_HOSTILE_CMD_FORK, "fork" },
+		{ TA_HOSTILE_CMD_EXECVE, "execve a shell" },
+		{ TA_HOSTILE_CMD_MMAP_EXEC, "map executable memory" },
+		{ TA_HOSTILE_CMD_MPROTECT_EXEC, "make memory executable" },
+		{ TA_HOSTILE_CMD_PROCESS_VM_READ, "read the core's memory" },
+		{ TA_HOSTILE_CMD_KILL, "kill the core" },
+	};
+	TEEC_Session other = { 0 };
+	uint32_t orig = 0;
+	uint32_t pid = core_pid();
+
+	if (!ADBG_EXPECT_TEEC_SUCCESS(c, xtest_teec_open_session(&other, &basic_uuid, NULL, &orig)))
+		return;
+	for (size_t i = 0; i < sizeof(attempts) / sizeof(attempts[0]); i++) {
+		TEEC_Session s = { 0 };
+		TEEC_Operation op = TEEC_OPERATION_INITIALIZER;
+
+		Do_ADBG_BeginSubCase(c, "A TA may not %s", attempts[i].what);
+		if (ADBG_EXPECT_TEEC_SUCCESS(
+			    c, xtest_teec_open_session(&s, &hostile_uuid, NULL, &orig))) {
+			ADBG_EXPECT_TEEC_SUCCESS(
+				c, TEEC_InvokeCommand(&s, TA_HOSTILE_CMD_NOP, NULL, &orig));
+			op.paramTypes = TEEC_PARAM_TYPES(TEEC_VALUE_INPUT, TEEC_NONE, TEEC_NONE,
+							 TEEC_NONE);
+			op.params[0].value.a = pid;
+			ADBG_EXPECT_TEEC_RESULT(c, TEEC_ERROR_TARGET_DEAD,
+						TEEC_InvokeCommand(&s, attempts[i].cmd, &op,
+								   &orig));
+			ADBG_EXPECT_TEEC_ERROR_ORIGIN(c, TEEC_ORIGIN_TEE, orig);
+			TEEC_CloseSession(&s);
+		}
+		/* The core and the other instance are untouched. */
+		ADBG_EXPECT_TEEC_SUCCESS(c,
+					 TEEC_InvokeCommand(&other, TA_BASIC_CMD_NOP, NULL, &orig));
+		Do_ADBG_EndSubCase(c, NULL);
+	}
+	TEEC_CloseSession(&other);
+
+	Do_ADBG_BeginSubCase(c, "The heap is bounded by TA_DATA_SIZE");
+	{
+		TEEC_Session s = { 0 };
+		TEEC_Operation op = TEEC_OPERATION_INITIALIZER;
+
+		if (ADBG_EXPECT_TEEC_SUCCESS(
+			    c, xtest_teec_open_session(&s, &hostile_uuid, NULL, &orig))) {
+			op.paramTypes = TEEC_PARAM_TYPES(TEEC_VALUE_INPUT, TEEC_VALUE_OUTPUT,
+							 TEEC_NONE, TEEC_NONE);
+			op.params[0].value.a = 512 * 1024;
+			ADBG_EXPECT_TEEC_SUCCESS(
+				c, TEEC_InvokeCommand(&s, TA_HOSTILE_CMD_ALLOC, &op, &orig));
+			ADBG_EXPECT(c, 1, op.params[1].value.a);
+			op.params[0].value.a = 2 * 1024 * 1024;
+			ADBG_EXPECT_TEEC_SUCCESS(
+				c, TEEC_InvokeCommand(&s, TA_HOSTILE_CMD_ALLOC, &op, &orig));
+			ADBG_EXPECT(c, 0, op.params[1].value.a);
+			TEEC_CloseSession(&s);
+		}
+	}
+	Do_ADBG_EndSubCase(c, NULL);
+}
+ADBG_CASE_DEFINE(regression, 1050, xtest_tee_test_1050,
+		 "Sandbox: forbidden system calls end only the TA");
