@@ -15,7 +15,9 @@
  *   swteed  <-> TA instance  load, new session, destroy; session-closed and
  *                            panic reports back
  *   swteed  <-> zygote       fork a spare TA instance process
- *   swteed  <-> supplicant   TA file loading (and the REE FS later)
+ *   swteed  <-> supplicant   TA file loading, and REE FS channels for the
+ *                            trusted storage (ciphertext and opaque names)
+ *   TA instance <-> swteed   the storage channel of an instance
  */
 #ifndef SWTEE_PROTO_H
 #define SWTEE_PROTO_H
@@ -59,9 +61,11 @@
 #define MSG_CTL_LOAD 0x0301	   /* uuid[16] flags:u32 instance:u32 log_level:u32 [fd: ELF] */
 #define MSG_CTL_NEW_SESSION 0x0302 /* session:u32 login:u32 identity[16] [fd: socket] */
 #define MSG_CTL_DESTROY 0x0303	   /* (none) */
+#define MSG_CTL_PING 0x0304	   /* (none): are you stuck in an entry point? */
 /* TA instance -> core */
 #define MSG_CTL_SESSION_CLOSED 0x0381 /* session:u32 */
 #define MSG_CTL_PANIC 0x0382	      /* code:u32 */
+#define MSG_CTL_PONG 0x0383	      /* (none): no */
 
 /*
  * Requests an instance makes of the core, each answered by one response on
@@ -75,6 +79,13 @@
 #define MSG_CTL_RSP_LAST 0x037f
 #define MSG_CTL_OPEN_TA 0x0390	   /* uuid[16]: a session to another TA */
 #define MSG_CTL_OPEN_TA_RSP 0x0310 /* result:u32 origin:u32 session:u32 [fd: socket] */
+/*
+ * Trusted storage: the instance asks once for its storage channel, a socket
+ * served by a core thread of its own, and the bulk window (a sealed memfd of
+ * PROTO_STOR_WINDOW bytes both map) that carries object data both ways.
+ */
+#define MSG_CTL_STORAGE 0x0391	   /* (none) */
+#define MSG_CTL_STORAGE_RSP 0x0311 /* result:u32 [fds: channel socket, bulk memfd] */
 
 /* core -> zygote */
 #define MSG_ZYG_FORK 0x0401 /* tag:u32 [fd: the new instance's control socket] */
@@ -89,6 +100,85 @@
 #define MSG_SUPP_LOAD_TA_RSP 0x0581 /* req:u32 result:u32 [fd: the .ta file, read-only] */
 
 #define PROTO_SUPP_VERSION 1
+
+/*
+ * TA instance <-> core, on the storage channel. One request, one MSG_STOR_RSP
+ * with result:u32 first. Object data travels in the bulk window, always from
+ * its start. Handles are the core's numbers for this instance's open objects.
+ * id is id_len:u32 then id_len (<= 64) bytes; info is type:u32 size:u32
+ * max_size:u32 usage:u32 data_size:u64 flags:u32 (the object's, as opened).
+ */
+#define MSG_STOR_OPEN 0x0701	   /* storage:u32 flags:u32 id -> handle:u32 info attr_len:u32 */
+#define MSG_STOR_CREATE 0x0702	   /* storage:u32 flags:u32 id info_in attr_len:u32 data_len:u32 */
+				   /* [bulk: attrs, then data] -> handle:u32 */
+#define MSG_STOR_READ 0x0703	   /* handle:u32 pos:u64 len:u32 -> count:u32 [bulk: data] */
+#define MSG_STOR_WRITE 0x0704	   /* handle:u32 pos:u64 len:u32 more:u32 [bulk: data] */
+#define MSG_STOR_TRUNCATE 0x0705   /* handle:u32 size:u64 */
+#define MSG_STOR_RENAME 0x0706	   /* handle:u32 id */
+#define MSG_STOR_CLOSE 0x0707	   /* handle:u32 */
+#define MSG_STOR_DELETE 0x0708	   /* handle:u32 (closes it too) */
+#define MSG_STOR_INFO 0x0709	   /* handle:u32 -> data_size:u64 */
+#define MSG_STOR_RESTRICT 0x070a   /* handle:u32 usage:u32 */
+#define MSG_STOR_ATTRS 0x070b	   /* handle:u32 -> len:u32 [bulk: attribute blob] */
+#define MSG_STOR_ENUM_NEXT 0x070c  /* storage:u32 after:u32 cursor[16] -> cursor[16] info id */
+#define MSG_STOR_TIME_GET 0x070d   /* -> state:u32 seconds:u64 millis:u32 */
+#define MSG_STOR_TIME_SET 0x070e   /* seconds:u32 millis:u32 */
+#define MSG_STOR_CREATE_PART 0x070f /* data_len:u32 [bulk: the next data of a CREATE] */
+#define MSG_STOR_RSP 0x0781	   /* result:u32 then what the request returns */
+
+#define PROTO_STOR_WINDOW (1024u * 1024) /* the bulk window, in bytes */
+#define PROTO_STOR_ID_MAX 64		 /* TEE_OBJECT_ID_MAX_LEN */
+#define PROTO_STOR_ATTR_MAX (64u * 1024) /* a key object's attribute blob */
+
+/*
+ * core -> supplicant, on the main connection: a REE FS channel, a socket the
+ * supplicant serves on a thread of its own, with a sealed memfd of
+ * PROTO_FS_WINDOW bytes for file data. No reply.
+ */
+#define MSG_SUPP_FS_CHANNEL 0x0502 /* [fds: channel socket, window memfd] */
+
+/*
+ * core -> supplicant, on a REE FS channel: a batch of file operations inside
+ * one directory (dir: 32 lowercase hex digits) of the supplicant's storage
+ * path, run in order until one fails. Names are 1..PROTO_FS_NAME_MAX
+ * characters of [0-9a-z.], not starting with a dot.
+ *   batch: dir[32] nops:u32 then nops times op:u32 and its fields
+ *   FS_OP_READ     name off:u64 len:u32 win:u32   (short at end of file)
+ *   FS_OP_WRITE    name off:u64 len:u32 win:u32   (creates the file)
+ *   FS_OP_COPY     name off:u64 len:u32 name off:u64 (from, then to)
+ *   FS_OP_TRUNCATE name size:u64                  (creates the file)
+ *   FS_OP_SYNC     name                           (fdatasync; absent is fine)
+ *   FS_OP_REMOVE   name                           (absent is fine)
+ *   FS_OP_SYNCDIR                                 (fsync the directory)
+ *   FS_OP_MKDIR                                   (the directory, then fsync its parent)
+ *   FS_OP_LIST     name                           (the names after it, sorted, into the
+ *                                                  window NUL-separated; len 0: from the first)
+ *   FS_OP_ZERO     name off:u64 len:u32           (writes zeros)
+ * where name is len:u8 and the characters. Reply: result:u32 (FS_RES_*)
+ * failed:u32 (the index of the op that failed) then for every op run, its
+ * count:u32 (bytes read, copied or listed; 0 otherwise).
+ */
+#define MSG_FS_BATCH 0x0601
+#define MSG_FS_BATCH_RSP 0x0681
+#define FS_OP_READ 1
+#define FS_OP_WRITE 2
+#define FS_OP_COPY 3
+#define FS_OP_TRUNCATE 4
+#define FS_OP_SYNC 5
+#define FS_OP_REMOVE 6
+#define FS_OP_SYNCDIR 7
+#define FS_OP_MKDIR 8
+#define FS_OP_LIST 9
+#define FS_OP_ZERO 10
+#define FS_RES_OK 0
+#define FS_RES_NOENT 1
+#define FS_RES_NOSPC 2
+#define FS_RES_IO 3
+#define FS_RES_INVAL 4
+#define PROTO_FS_WINDOW (2u * 1024 * 1024)
+#define PROTO_FS_NAME_MAX 40
+#define PROTO_FS_DIR_LEN 32
+#define PROTO_FS_OPS_MAX 64
 
 /*
  * The per-session control page, a 4 KiB memfd the client makes and maps and

@@ -40,6 +40,7 @@ void client_accept(struct core *c)
 		free(cl);
 		return;
 	}
+	identity_capture(&cl->cred, &cl->facts);
 	cl->ep.kind = EP_CLIENT;
 	cl->ep.fd = fd;
 	cl->ep.owner = cl;
@@ -100,7 +101,7 @@ static void handle_open(struct core *c, struct client *cl, struct buf_reader *r)
 		reply_open(cl, TEEC_ERROR_BAD_FORMAT, TEEC_ORIGIN_TEE, 0, -1);
 		return;
 	}
-	res = identity_for_login(&cl->cred, login, gid, &identity);
+	res = identity_for_login(&cl->facts, login, gid, &identity);
 	if (res) {
 		log_info("client pid %d: login method 0x%x refused", (int)cl->cred.pid, login);
 		reply_open(cl, res, TEEC_ORIGIN_TEE, 0, -1);

@@ -33,9 +33,21 @@ struct endpoint {
 	void *owner;
 };
 
+#define CLIENT_MAX_GROUPS 64
+
+/* What the kernel says about a client, read when it connects. */
+struct client_facts {
+	struct ucred cred;
+	char exe[4096];
+	bool exe_ok; /* false: /proc/PID/exe was not ours to read */
+	uint32_t groups[CLIENT_MAX_GROUPS];
+	size_t ngroups;
+};
+
 struct client {
 	struct endpoint ep;
 	struct ucred cred;
+	struct client_facts facts;
 	struct client *next;
 };
 
@@ -59,6 +71,8 @@ struct instance {
 	bool destroying; /* out of every lookup: no new session goes here */
 	bool gone;	 /* its control socket closed */
 	bool exited;	 /* the zygote reported its end */
+	bool ping_pending;
+	struct timespec ping_sent;
 	struct instance *next;
 };
 
@@ -104,7 +118,8 @@ void client_accept(struct core *c);
 void client_readable(struct core *c, struct client *cl);
 
 /* identity.c: the client identity a login method gives, from kernel facts */
-uint32_t identity_for_login(const struct ucred *cred, uint32_t login, uint32_t gid,
+void identity_capture(const struct ucred *cred, struct client_facts *facts);
+uint32_t identity_for_login(const struct client_facts *facts, uint32_t login, uint32_t gid,
 			    struct swtee_uuid *out);
 
 /* instance.c: TA instances, spares and the zygote */
@@ -123,6 +138,15 @@ uint32_t instance_open_session(struct core *c, struct client *cl, struct instanc
 void instance_kill(struct instance *in, const char *why);
 /* Sends a response on an instance's control socket. */
 int instance_send(struct instance *in, const void *msg, size_t len, const int *fds, size_t nfds);
+
+/* storage/worker.c: trusted storage (see src/core/storage/storage.h) */
+/* Keys from the secure dir (HUK made on first start); storage stays off without one. */
+int storage_init(const char *secure_dir);
+/* Ends the storage workers (each finishes its request) and wipes the keys. */
+void storage_fini(void);
+/* MSG_CTL_STORAGE: the instance's storage channel. */
+void storage_ctl_request(struct core *c, struct instance *in, struct buf_reader *r,
+			 struct msg_fds *fds);
 
 /* ta_request.c: requests instances make of the core */
 void ta_request_dispatch(struct core *c, struct instance *in, uint32_t type,

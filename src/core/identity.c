@@ -1,7 +1,9 @@
 /*
  * Client identities. The login method is the client's choice; the facts it
  * is built from (uid, gid, group membership, executable) come from the
- * kernel: SO_PEERCRED of the connection and /proc of that process. A UUID is
+ * kernel: SO_PEERCRED of the connection and /proc of that process, read once
+ * when the core accepts the connection, so that a later exec or a reused
+ * pid cannot change them. A UUID is
  * the version-5 UUID of "uid=%x", "gid=%x" or "app=<path>" (joined with ':')
  * in swtee's login namespace, the namespace OP-TEE's clients check against.
  */
@@ -39,60 +41,60 @@ static bool uuid_v5(struct swtee_uuid *out, const char *name)
 	return true;
 }
 
-/* Is the process a member of gid (primary or supplementary)? */
-static bool in_group(const struct ucred *cred, uint32_t gid)
+void identity_capture(const struct ucred *cred, struct client_facts *f)
 {
 	char path[64];
 	char line[4096];
-	bool found = false;
-	FILE *f = NULL;
+	ssize_t len = 0;
+	FILE *file = NULL;
 
-	if (cred->gid == gid)
-		return true;
+	memset(f, 0, sizeof(*f));
+	f->cred = *cred;
+	snprintf(path, sizeof(path), "/proc/%d/exe", (int)cred->pid);
+	len = readlink(path, f->exe, sizeof(f->exe) - 1);
+	if (len > 0) {
+		f->exe[len] = '\0';
+		f->exe_ok = true;
+	}
 	snprintf(path, sizeof(path), "/proc/%d/status", (int)cred->pid);
-	f = fopen(path, "re");
-	if (!f)
-		return false;
-	while (!found && fgets(line, sizeof(line), f)) {
-		char *p = NULL;
-		char *end = NULL;
+	file = fopen(path, "re");
+	if (!file)
+		return;
+	while (fgets(line, sizeof(line), file)) {
+		char *p = line + 7;
+		char *e = NULL;
 
 		if (strncmp(line, "Groups:", 7))
 			continue;
-		p = line + 7;
-		for (;;) {
-			unsigned long g = strtoul(p, &end, 10);
+		while (f->ngroups < CLIENT_MAX_GROUPS) {
+			unsigned long g = strtoul(p, &e, 10);
 
-			if (end == p)
+			if (e == p)
 				break;
-			if (g == gid)
-				found = true;
-			p = end;
+			f->groups[f->ngroups++] = (uint32_t)g;
+			p = e;
 		}
 		break;
 	}
-	fclose(f);
-	return found;
+	fclose(file);
 }
 
-static bool exe_path(const struct ucred *cred, char *out, size_t n)
+static bool in_group(const struct client_facts *f, uint32_t gid)
 {
-	char path[64];
-	ssize_t len = 0;
-
-	snprintf(path, sizeof(path), "/proc/%d/exe", (int)cred->pid);
-	len = readlink(path, out, n - 1);
-	if (len <= 0)
-		return false;
-	out[len] = '\0';
-	return true;
+	if (f->cred.gid == gid)
+		return true;
+	for (size_t i = 0; i < f->ngroups; i++)
+		if (f->groups[i] == gid)
+			return true;
+	return false;
 }
 
-uint32_t identity_for_login(const struct ucred *cred, uint32_t login, uint32_t gid,
+uint32_t identity_for_login(const struct client_facts *f, uint32_t login, uint32_t gid,
 			    struct swtee_uuid *out)
 {
+	const struct ucred *cred = &f->cred;
+	const char *app = f->exe;
 	char name[4200];
-	char app[4096];
 	int r = 0;
 
 	memset(out, 0, sizeof(*out));
@@ -103,14 +105,14 @@ uint32_t identity_for_login(const struct ucred *cred, uint32_t login, uint32_t g
 		r = snprintf(name, sizeof(name), "uid=%x", (unsigned int)cred->uid);
 		break;
 	case TEEC_LOGIN_GROUP:
-		if (!in_group(cred, gid))
+		if (!in_group(f, gid))
 			return TEEC_ERROR_ACCESS_DENIED;
 		r = snprintf(name, sizeof(name), "gid=%x", gid);
 		break;
 	case TEEC_LOGIN_APPLICATION:
 	case TEEC_LOGIN_USER_APPLICATION:
 	case TEEC_LOGIN_GROUP_APPLICATION:
-		if (!exe_path(cred, app, sizeof(app)))
+		if (!f->exe_ok)
 			return TEEC_ERROR_ACCESS_DENIED;
 		if (login == TEEC_LOGIN_APPLICATION) {
 			r = snprintf(name, sizeof(name), "app=%s", app);
@@ -118,7 +120,7 @@ uint32_t identity_for_login(const struct ucred *cred, uint32_t login, uint32_t g
 			r = snprintf(name, sizeof(name), "uid=%x:app=%s", (unsigned int)cred->uid,
 				     app);
 		} else {
-			if (!in_group(cred, gid))
+			if (!in_group(f, gid))
 				return TEEC_ERROR_ACCESS_DENIED;
 			r = snprintf(name, sizeof(name), "gid=%x:app=%s", gid, app);
 		}

@@ -7,6 +7,7 @@
  * instance whose last session closes is destroyed.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -27,6 +28,7 @@
 #include "proto.h"
 
 #define ORPHAN_GRACE_S 3
+#define SHUTDOWN_GRACE_MS 2000
 
 static void ta_name(const struct instance *in, char out[SWTEE_UUID_STR_LEN])
 {
@@ -78,6 +80,12 @@ static void spare_request(struct core *c)
 		return;
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv))
 		return;
+	/* The core never waits on an instance: a full queue means it is stuck. */
+	if (fcntl(sv[0], F_SETFL, O_NONBLOCK)) {
+		close(sv[0]);
+		close(sv[1]);
+		return;
+	}
 	sp = &c->spares[c->nspares];
 	sp->fd = sv[0];
 	sp->fork_tag = ++c->next_tag;
@@ -107,6 +115,7 @@ static void spares_fill(struct core *c)
 }
 
 static void instance_free(struct core *c, struct instance *in);
+static void instance_pong(struct instance *in);
 static void sessions_owned_by_gone(struct core *c, struct instance *in);
 
 static struct instance *instance_by_tag(struct core *c, uint32_t tag)
@@ -270,7 +279,9 @@ static void send_destroy(struct instance *in)
 
 	buf_writer_init(&w, out, sizeof(out));
 	buf_put_u32(&w, MSG_CTL_DESTROY);
-	msg_send(in->ep.fd, out, buf_written(&w), NULL, 0);
+	/* An instance that cannot take even this is stuck: end it. */
+	if (msg_send(in->ep.fd, out, buf_written(&w), NULL, 0) && in->pid > 0)
+		kill(in->pid, SIGKILL);
 	in->destroying = true;
 }
 
@@ -335,6 +346,10 @@ bool instance_readable(struct core *c, struct instance *in)
 	if (type >= MSG_CTL_REQ_FIRST && type <= MSG_CTL_REQ_LAST) {
 		ta_request_dispatch(c, in, type, &r, &fds);
 		msg_fds_close(&fds);
+		return true;
+	}
+	if (type == MSG_CTL_PONG && buf_done(&r) && !fds.n) {
+		instance_pong(in);
 		return true;
 	}
 	buf_get_u32(&r, &v);
@@ -466,6 +481,7 @@ uint32_t instance_open_session(struct core *c, struct client *cl, struct instanc
 	struct session_ref *ref = NULL;
 	int sv[2] = { -1, -1 };
 	uint32_t res = TEEC_SUCCESS;
+	int rc = 0;
 
 	*sock = -1;
 	*session_id = 0;
@@ -509,11 +525,12 @@ uint32_t instance_open_session(struct core *c, struct client *cl, struct instanc
 	buf_put_u32(&w, ref->id);
 	buf_put_u32(&w, login);
 	buf_put_bytes(&w, identity->b, sizeof(identity->b));
-	if (msg_send(in->ep.fd, out, buf_written(&w), &sv[1], 1)) {
+	rc = msg_send(in->ep.fd, out, buf_written(&w), &sv[1], 1);
+	if (rc) {
 		free(ref);
 		close(sv[0]);
 		close(sv[1]);
-		res = TEEC_ERROR_TARGET_DEAD;
+		res = rc == -EAGAIN ? TEEC_ERROR_BUSY : TEEC_ERROR_TARGET_DEAD;
 		goto fail;
 	}
 	close(sv[1]);
@@ -544,6 +561,30 @@ void instance_client_gone(struct core *c, struct client *cl)
 	}
 }
 
+/* The instance answered a ping: it is idle, not stuck. */
+static void instance_pong(struct instance *in)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	in->ping_pending = false;
+	for (struct session_ref *s = in->sessions; s; s = s->next)
+		if (!s->client && !s->owner_inst)
+			s->orphaned = now;
+}
+
+static long ms_between(const struct timespec *a, const struct timespec *b)
+{
+	return (long)(b->tv_sec - a->tv_sec) * 1000 + (b->tv_nsec - a->tv_nsec) / 1000000;
+}
+
+/*
+ * An instance whose every session lost its caller would close them when it
+ * sees their sockets close, unless it is stuck in an entry point that nobody
+ * waits for any more. Such an instance is pinged; one that does not answer
+ * within the grace is killed. (A client may also close its connection to the
+ * core and keep its sessions: those instances answer and live on.)
+ */
 void instance_reap_orphans(struct core *c)
 {
 	struct timespec now;
@@ -551,20 +592,28 @@ void instance_reap_orphans(struct core *c)
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	for (struct instance *in = c->instances; in; in = in->next) {
 		bool all_orphaned = in->nsessions > 0;
+		uint8_t out[4];
+		struct buf_writer w;
 
 		if (in->destroying)
 			continue;
 		for (struct session_ref *s = in->sessions; s && all_orphaned; s = s->next)
 			if (s->client || s->owner_inst ||
-			    now.tv_sec - s->orphaned.tv_sec < ORPHAN_GRACE_S)
+			    ms_between(&s->orphaned, &now) < ORPHAN_GRACE_S * 1000)
 				all_orphaned = false;
-		/*
-		 * The instance would have closed these sessions when it saw its
-		 * clients' sockets close; it has not, so it is stuck in an entry
-		 * point that nobody waits for any more.
-		 */
-		if (all_orphaned)
-			instance_kill(in, "its clients are gone and it does not return");
+		if (!all_orphaned)
+			continue;
+		if (!in->ping_pending) {
+			buf_writer_init(&w, out, sizeof(out));
+			buf_put_u32(&w, MSG_CTL_PING);
+			in->ping_pending = true;
+			in->ping_sent = now;
+			if (!instance_send(in, out, buf_written(&w), NULL, 0))
+				continue;
+		} else if (ms_between(&in->ping_sent, &now) < ORPHAN_GRACE_S * 1000) {
+			continue;
+		}
+		instance_kill(in, "its callers are gone and it does not return");
 	}
 }
 
@@ -582,8 +631,64 @@ size_t instance_count(const struct core *c, size_t *sessions)
 	return n;
 }
 
+/*
+ * At shutdown, idle instances (keep-alive ones, and those whose last session
+ * just closed) are destroyed as usual, so that TA_DestroyEntryPoint and the
+ * TA's exit handlers run: a coverage build writes its counts there. Those
+ * that have not ended within the grace are killed with the rest.
+ */
+static void destroy_idle(struct core *c)
+{
+	struct timespec t0;
+	struct pollfd *p = NULL;
+	size_t n = 0;
+
+	/* A SESSION_CLOSED may be on its way: handle what was sent first. */
+	for (struct instance *in = c->instances, *next = NULL; in; in = next) {
+		next = in->next;
+		if (in->ep.fd >= 0)
+			instance_drain(c, in);
+	}
+	for (struct instance *in = c->instances; in; in = in->next) {
+		if (in->ep.fd < 0)
+			continue;
+		if (!in->nsessions && !in->destroying)
+			send_destroy(in);
+		if (in->destroying)
+			n++;
+	}
+	if (!n || !(p = calloc(n, sizeof(*p))))
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		struct timespec now;
+		long left = 0;
+		size_t k = 0;
+
+		for (struct instance *in = c->instances; in && k < n; in = in->next) {
+			if (in->ep.fd < 0 || !in->destroying)
+				continue;
+			p[k].fd = in->ep.fd;
+			p[k].events = POLLIN;
+			k++;
+		}
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		left = SHUTDOWN_GRACE_MS - (now.tv_sec - t0.tv_sec) * 1000 -
+		       (now.tv_nsec - t0.tv_nsec) / 1000000;
+		if (!k || left <= 0 || poll(p, k, (int)left) <= 0)
+			break;
+		for (struct instance *in = c->instances, *next = NULL; in; in = next) {
+			next = in->next;
+			if (in->ep.fd >= 0 && in->destroying)
+				instance_drain(c, in);
+		}
+	}
+	free(p);
+}
+
 void instance_shutdown_all(struct core *c)
 {
+	destroy_idle(c);
 	while (c->instances) {
 		if (c->instances->pid > 0)
 			kill(c->instances->pid, SIGKILL);

@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <grp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -112,6 +113,10 @@ static void usage(FILE *f)
 		   "      --supplicant-socket PATH  socket tee-supplicant connects to\n"
 		   "                                (default: supplicant.sock beside the client socket)\n"
 		   "  -k, --ta-key PEM              also trust TAs signed with this RSA key\n"
+		   "      --socket-group NAME       only members of group NAME may connect\n"
+		   "      --secure-dir DIR          the core's own secrets: the storage HUK and\n"
+		   "                                the emulated RPMB (default: secure/ in the\n"
+		   "                                state dir of swtee run; none: no storage)\n"
 		   "      --ready-fd N              write a line to descriptor N once listening\n"
 		   "  -v, --verbose                 more log (repeat for debug)\n"
 		   "  -q, --quiet                   errors only\n"
@@ -176,6 +181,8 @@ int main(int argc, char **argv)
 		{ "ready-fd", required_argument, NULL, 'r' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "socket-group", required_argument, NULL, 'g' },
+		{ "secure-dir", required_argument, NULL, 'd' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -187,6 +194,9 @@ int main(int argc, char **argv)
 	size_t nextra = 0;
 	int ready_fd = -1;
 	int level = LOG_LVL_INFO;
+	const char *group = NULL;
+	const char *secure_dir = NULL;
+	gid_t gid = 0;
 	sigset_t mask;
 	struct rlimit rl;
 	int opt = 0;
@@ -211,6 +221,12 @@ int main(int argc, char **argv)
 			break;
 		case 'v':
 			level++;
+			break;
+		case 'g':
+			group = optarg;
+			break;
+		case 'd':
+			secure_dir = optarg;
 			break;
 		case 'q':
 			level = LOG_LVL_ERROR;
@@ -239,6 +255,7 @@ int main(int argc, char **argv)
 	}
 	if (load_keys(c, extra_keys, nextra))
 		return 1;
+	storage_init(secure_dir);
 	/* Each client and instance is a descriptor: allow as many as we may. */
 	if (!getrlimit(RLIMIT_NOFILE, &rl)) {
 		rl.rlim_cur = rl.rlim_max;
@@ -260,7 +277,21 @@ int main(int argc, char **argv)
 	if (c->epfd < 0 || c->sig.fd < 0 || core_watch(c, &c->sig))
 		return 1;
 	c->listen_client.kind = EP_LISTEN_CLIENT;
-	c->listen_client.fd = listen_on(sock_path, 0666);
+	if (group) {
+		struct group *g = getgrnam(group);
+
+		if (!g) {
+			log_error("no such group: %s", group);
+			return 1;
+		}
+		gid = g->gr_gid;
+	}
+	/* Without a group every local user may be a client; with one, its members. */
+	c->listen_client.fd = listen_on(sock_path, group ? 0660 : 0666);
+	if (group && c->listen_client.fd >= 0 && chown(sock_path, (uid_t)-1, gid)) {
+		log_error("cannot give %s to group %s: %s", sock_path, group, strerror(errno));
+		return 1;
+	}
 	c->listen_supplicant.kind = EP_LISTEN_SUPPLICANT;
 	c->listen_supplicant.fd = listen_on(supp_path, 0600);
 	if (c->listen_client.fd < 0 || c->listen_supplicant.fd < 0 ||
@@ -291,6 +322,7 @@ int main(int argc, char **argv)
 	}
 
 	instance_shutdown_all(c);
+	storage_fini();
 	unlink(sock_path);
 	unlink(supp_path);
 	for (size_t i = 0; i < c->nkeys; i++)

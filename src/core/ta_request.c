@@ -35,7 +35,8 @@ static void open_ta(struct core *c, struct instance *in, struct buf_reader *r,
 	buf_put_u32(&w, res);
 	buf_put_u32(&w, TEEC_ORIGIN_TEE);
 	buf_put_u32(&w, sid);
-	instance_send(in, out, buf_written(&w), sock >= 0 ? &sock : NULL, sock >= 0 ? 1 : 0);
+	if (instance_send(in, out, buf_written(&w), sock >= 0 ? &sock : NULL, sock >= 0 ? 1 : 0))
+		instance_kill(in, "does not take the answer to its request");
 	if (sock >= 0)
 		close(sock);
 }
@@ -46,6 +47,9 @@ void ta_request_dispatch(struct core *c, struct instance *in, uint32_t type,
 	switch (type) {
 	case MSG_CTL_OPEN_TA:
 		open_ta(c, in, r, fds);
+		break;
+	case MSG_CTL_STORAGE:
+		storage_ctl_request(c, in, r, fds);
 		break;
 	default:
 		instance_kill(in, "sent an unknown request");

@@ -23,6 +23,7 @@
 #include "msg.h"
 #include "paths.h"
 #include "proto.h"
+#include "ree_fs.h"
 #include "uuid.h"
 
 #define MAX_TA_DIRS 16
@@ -163,16 +164,26 @@ static int serve(struct supplicant *s)
 		uint32_t type = 0;
 		ssize_t n = msg_recv(s->sock, in, sizeof(in), &fds);
 
-		msg_fds_close(&fds);
 		if (n <= 0) {
+			msg_fds_close(&fds);
 			log_debug("the core closed the connection");
 			return 0;
 		}
 		buf_reader_init(&r, in, (size_t)n);
 		buf_get_u32(&r, &type);
+		if (type == MSG_SUPP_FS_CHANNEL && buf_done(&r) && fds.n == 2 && s->fs_path) {
+			int sock = msg_fds_take(&fds, 0);
+
+			ree_fs_serve_channel(s->fs_path, sock, msg_fds_take(&fds, 1));
+			continue;
+		}
+		msg_fds_close(&fds);
 		switch (type) {
 		case MSG_SUPP_LOAD_TA:
 			load_ta(s, &r);
+			break;
+		case MSG_SUPP_FS_CHANNEL:
+			log_error("no trusted storage here: start tee-supplicant with -f DIR");
 			break;
 		default:
 			log_error("unknown request 0x%x from the core", type);

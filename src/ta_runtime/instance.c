@@ -12,10 +12,12 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "log.h"
+#include "paths.h"
 #include "runtime.h"
 
 struct rt_state rt;
@@ -44,16 +46,18 @@ void rt_panic(TEE_Result code, const char *func)
 static const char *load_ta(int elf_fd)
 {
 	static char err[512];
-	char path[64];
+	char path[SWTEE_PATH_MAX];
 	const size_t *nprops = NULL;
 	void *h = NULL;
 
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", elf_fd);
+	if (rt_debug_load_path(elf_fd, path, sizeof(path)))
+		return "cannot name the TA's ELF";
 	h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
 	if (!h) {
 		snprintf(err, sizeof(err), "cannot load: %s", dlerror());
 		return err;
 	}
+	rt.ta.handle = h;
 	rt.ta.create = (TEE_Result(*)(void))dlsym(h, "TA_CreateEntryPoint");
 	rt.ta.destroy = (void (*)(void))dlsym(h, "TA_DestroyEntryPoint");
 	rt.ta.open = (TEE_Result(*)(uint32_t, TEE_Param *, void **))dlsym(
@@ -85,6 +89,33 @@ static uint32_t prop_data_size(void)
 	return 0;
 }
 
+/*
+ * Maps the verified TA (elf_fd stays open for the instance's life: its
+ * /proc/PID/fd name is how a debugger or a sanitizer finds the TA's symbols)
+ * and enters the sandbox. A TA under debug or built with ASan may make this
+ * process re-execute itself first (debug.c).
+ */
+static void load(int elf_fd, int level)
+{
+	rt.log_level = level;
+	log_init("swteed", rt.log_level);
+	rt.load_error = rt_debug_exec(elf_fd);
+	if (!rt.load_error)
+		rt.load_error = load_ta(elf_fd);
+	if (rt.load_error) {
+		log_error("TA %s: %s", rt.uuid_str, rt.load_error);
+		return;
+	}
+	rt_debug_wait();
+	rt.data_size = prop_data_size();
+	rt_heap_init(rt.data_size);
+	if (rt_debug_unsandboxed(rt.ta.handle))
+		return;
+	rt.load_error = rt_sandbox_enter(rt.data_size, rt.ta.head->stack_size);
+	if (rt.load_error)
+		log_error("TA %s: %s; refusing to run it", rt.uuid_str, rt.load_error);
+}
+
 static void wait_load(void)
 {
 	uint8_t in[PROTO_MSG_MAX];
@@ -105,19 +136,7 @@ static void wait_load(void)
 	if (!buf_done(&r) || type != MSG_CTL_LOAD || fds.n != 1)
 		_exit(71);
 	uuid_format(&rt.uuid, rt.uuid_str);
-	rt.log_level = (int)level;
-	log_init("swteed", rt.log_level);
-	rt.load_error = load_ta(fds.fd[0]);
-	msg_fds_close(&fds);
-	if (rt.load_error) {
-		log_error("TA %s: %s", rt.uuid_str, rt.load_error);
-		return;
-	}
-	rt.data_size = prop_data_size();
-	rt_heap_init(rt.data_size);
-	rt.load_error = rt_sandbox_enter(rt.data_size, rt.ta.head->stack_size);
-	if (rt.load_error)
-		log_error("TA %s: %s; refusing to run it", rt.uuid_str, rt.load_error);
+	load(msg_fds_take(&fds, 0), (int)level);
 }
 
 static struct rt_session *session_add(int fd, uint32_t id, uint32_t login,
@@ -127,6 +146,7 @@ static struct rt_session *session_add(int fd, uint32_t id, uint32_t login,
 
 	if (!s)
 		return NULL;
+	fcntl(fd, F_SETFL, O_NONBLOCK);
 	s->fd = fd;
 	s->id = id;
 	s->login = login;
@@ -157,7 +177,9 @@ static void session_remove(struct rt_session *s, bool notify)
 	free(s);
 }
 
-static void reply(struct rt_session *s, TEE_Result res, uint32_t origin, uint32_t types,
+static void run_close(struct rt_session *s, bool answer);
+
+static bool reply(struct rt_session *s, TEE_Result res, uint32_t origin, uint32_t types,
 		  const TEE_Param *params)
 {
 	static const TEE_Param none[TEE_NUM_PARAMS];
@@ -169,7 +191,7 @@ static void reply(struct rt_session *s, TEE_Result res, uint32_t origin, uint32_
 	buf_put_u32(&w, res);
 	buf_put_u32(&w, origin);
 	rt_params_out(&w, params ? types : 0, params ? params : none);
-	msg_send(s->fd, out, buf_written(&w), NULL, 0);
+	return msg_send(s->fd, out, buf_written(&w), NULL, 0) == 0;
 }
 
 static TEE_Result map_ctl_page(struct rt_session *s, struct msg_fds *fds)
@@ -237,8 +259,9 @@ static void run_open(struct rt_session *s, struct buf_reader *r, struct msg_fds 
 		session_remove(s, false);
 		return;
 	}
-	reply(s, res, TEE_ORIGIN_TRUSTED_APP, types, params);
 	s->opened = true;
+	if (!reply(s, res, TEE_ORIGIN_TRUSTED_APP, types, params))
+		run_close(s, false);
 }
 
 /*
@@ -300,13 +323,15 @@ static void session_readable(struct rt_session *s)
 		res = rt_params_in(s, &r, &fds, &types, params);
 		msg_fds_close(&fds);
 		if (res) {
-			reply(s, res, TEE_ORIGIN_TEE, 0, NULL);
+			if (!reply(s, res, TEE_ORIGIN_TEE, 0, NULL))
+				run_close(s, false);
 			return;
 		}
 		rt.current = s;
 		res = rt.ta.invoke(s->ta_ctx, cmd, types, params);
 		rt.current = NULL;
-		reply(s, res, TEE_ORIGIN_TRUSTED_APP, types, params);
+		if (!reply(s, res, TEE_ORIGIN_TRUSTED_APP, types, params))
+			run_close(s, false);
 		break;
 	case MSG_TA_CLOSE:
 		msg_fds_close(&fds);
@@ -314,7 +339,8 @@ static void session_readable(struct rt_session *s)
 		break;
 	default:
 		msg_fds_close(&fds);
-		reply(s, TEE_ERROR_BAD_FORMAT, TEE_ORIGIN_TEE, 0, NULL);
+		if (!reply(s, TEE_ERROR_BAD_FORMAT, TEE_ORIGIN_TEE, 0, NULL))
+			run_close(s, false);
 		break;
 	}
 }
@@ -332,10 +358,22 @@ static void ctl_handle(const uint8_t *in, size_t n, struct msg_fds *fds_in)
 	msg_fds_init(fds_in); /* ours now */
 	buf_reader_init(&r, in, n);
 	buf_get_u32(&r, &type);
+	if (type == MSG_CTL_PING && buf_done(&r) && !fds.n) {
+		uint8_t out[4];
+		struct buf_writer w;
+
+		buf_writer_init(&w, out, sizeof(out));
+		buf_put_u32(&w, MSG_CTL_PONG);
+		msg_send(rt.ctl_fd, out, buf_written(&w), NULL, 0);
+		return;
+	}
 	if (type == MSG_CTL_DESTROY && buf_done(&r) && !fds.n) {
 		if (rt.created)
 			rt.ta.destroy();
-		_exit(0);
+		/* The TA's own destructors run (gcov writes its counts there). */
+		if (rt.ta.handle)
+			dlclose(rt.ta.handle);
+		rt_debug_end(0);
 	}
 	buf_get_u32(&r, &id);
 	buf_get_u32(&r, &login);
@@ -392,11 +430,26 @@ ssize_t rt_ctl_call(const void *req, size_t len, uint32_t rsp_type, uint8_t *rsp
 	}
 }
 
+static void serve(void) __attribute__((noreturn));
+
 void rt_instance_main(int ctl_fd)
 {
 	rt.ctl_fd = ctl_fd;
 	prctl(PR_SET_NAME, "swtee-ta");
 	wait_load();
+	serve();
+}
+
+void rt_instance_main_loaded(int ctl_fd, int elf_fd, int level)
+{
+	rt.ctl_fd = ctl_fd;
+	prctl(PR_SET_NAME, "swtee-ta");
+	load(elf_fd, level);
+	serve();
+}
+
+static void serve(void)
+{
 	for (;;) {
 		static struct pollfd pfd[1 + RT_SESSIONS_MAX];
 		static struct rt_session *ss[RT_SESSIONS_MAX];

@@ -49,6 +49,7 @@ struct rt_ta {
 	TEE_Result (*open)(uint32_t, TEE_Param *, void **);
 	void (*close)(void *);
 	TEE_Result (*invoke)(void *, uint32_t, uint32_t, TEE_Param *);
+	void *handle; /* from dlopen */
 	const struct ta_head *head;
 	const struct user_ta_property *props;
 	size_t nprops;
@@ -75,6 +76,8 @@ extern struct rt_state rt;
 
 /* instance.c */
 void rt_instance_main(int ctl_fd) __attribute__((noreturn));
+/* The same, for an instance whose process was re-executed (debug.c). */
+void rt_instance_main_loaded(int ctl_fd, int elf_fd, int level) __attribute__((noreturn));
 /* Reports a panic to the core and ends the process. */
 void rt_panic(TEE_Result code, const char *func) __attribute__((noreturn));
 
@@ -101,5 +104,29 @@ const char *rt_sandbox_enter(uint32_t data_size, uint32_t stack_size);
 
 /* tee_api_mem.c */
 void rt_heap_init(uint32_t limit);
+
+/*
+ * debug.c: a TA under a debugger, a wrapper or a sanitizer (see there).
+ * rt_debug_exec decides from the environment and the TA's ELF whether this
+ * process must re-execute itself (under SWTEE_DEBUG_WRAPPER, or with the
+ * ASan runtime preloaded): it returns only when not, or with why it failed.
+ */
+const char *rt_debug_exec(int elf_fd);
+/* The name to dlopen the TA by: /proc/PID/fd/N, or a debug copy on disk. */
+int rt_debug_load_path(int elf_fd, char *path, size_t n);
+/* Waits for a debugger to attach when the TA is under debug without wrapper. */
+void rt_debug_wait(void);
+/* True (and logged) when this instance must run without the sandbox. */
+bool rt_debug_unsandboxed(void *handle);
+/* Ends the process after a clean destroy: exit handlers only when exec'd. */
+void rt_debug_end(int status) __attribute__((noreturn));
+/* main of `swtee-ta-host --instance ...`, the re-executed instance. */
+int rt_debug_instance_main(int argc, char **argv);
+
+/*
+ * elf_deps.c: 1 and the name in out[n] when the ELF on fd has a DT_NEEDED
+ * entry starting with prefix; 0 when none; -1 when the ELF is malformed.
+ */
+int rt_elf_needed(int fd, const char *prefix, char *out, size_t n);
 
 #endif

@@ -12,6 +12,7 @@
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <openssl/crypto.h>
@@ -68,11 +69,14 @@ static int zygote(int zfd)
 
 	/*
 	 * Everything an instance may need from the file system is read here,
-	 * once, before any sandbox: libcrypto's configuration and providers.
+	 * once, before any sandbox: libcrypto's configuration and providers,
+	 * and the C library's time zone (a TA's gmtime_r or localtime_r would
+	 * otherwise open /etc/localtime on first use).
 	 */
 	OPENSSL_init_crypto(OPENSSL_INIT_LOAD_CONFIG | OPENSSL_INIT_ADD_ALL_CIPHERS |
 				    OPENSSL_INIT_ADD_ALL_DIGESTS,
 			    NULL);
+	tzset();
 
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	prctl(PR_SET_NAME, "swtee-zygote");
@@ -127,6 +131,8 @@ int main(int argc, char **argv)
 	long fd = 0;
 
 	log_init("swteed", LOG_LVL_INFO);
+	if (argc > 1 && !strcmp(argv[1], "--instance"))
+		return rt_debug_instance_main(argc, argv);
 	if (argc != 3 || strcmp(argv[1], "--zygote")) {
 		fprintf(stderr, "swtee-ta-host is started by swteed, not by hand\n");
 		return 2;

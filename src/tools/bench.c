@@ -41,9 +41,12 @@ struct bench_ctx {
 
 static size_t bench_registry_size(void)
 {
-	if (!__start_bench_groups || !__stop_bench_groups)
+	uintptr_t start = (uintptr_t)__start_bench_groups;
+	uintptr_t stop = (uintptr_t)__stop_bench_groups;
+
+	if (!start || stop < start)
 		return 0;
-	return (size_t)(__stop_bench_groups - __start_bench_groups);
+	return (stop - start) / sizeof(__start_bench_groups[0]);
 }
 
 static int bench_group_cmp(const void *a, const void *b)
@@ -91,12 +94,9 @@ size_t bench_iterations(const struct bench_ctx *ctx, size_t def)
 
 int bench_report(struct bench_ctx *ctx, const struct bench_result *r)
 {
-	struct bench_entry *v = NULL;
-	size_t cap = 0;
-
 	if (ctx->nentries == ctx->cap) {
-		cap = ctx->cap ? 2 * ctx->cap : 16;
-		v = reallocarray(ctx->entries, cap, sizeof(*v));
+		size_t cap = ctx->cap ? 2 * ctx->cap : 16;
+		struct bench_entry *v = reallocarray(ctx->entries, cap, sizeof(*v));
 		if (!v) {
 			fprintf(stderr, "swtee bench: out of memory\n");
 			return -1;
@@ -194,29 +194,51 @@ double bench_percentile(struct bench_samples *s, double p)
 
 /* ---- interleaved comparison ---- */
 
-/* Runs one block of n iterations of fn into s, which has room for them. */
-static int bench_block(bench_loop_fn fn, void *arg, size_t n, struct bench_samples *s)
-{
-	size_t before = s->n;
+/* One side of a comparison: its samples and its best block median so far. */
+struct bench_side {
+	struct bench_samples all;
+	double best;
+};
 
-	if (fn(arg, n, s))
+/*
+ * Runs one block of n iterations of fn into side (which has room for
+ * them) and keeps the block's median if it is the best; scratch has room
+ * for n samples.
+ */
+static int bench_block(bench_loop_fn fn, void *arg, size_t n, struct bench_side *side,
+		       struct bench_samples *scratch)
+{
+	size_t before = side->all.n;
+	double median = 0;
+
+	if (fn(arg, n, &side->all))
 		return -1;
-	if (s->n != before + n) {
+	if (side->all.n != before + n) {
 		fprintf(stderr,
 			"swtee bench: a timed loop recorded %zu samples for %zu iterations\n",
-			s->n - before, n);
+			side->all.n - before, n);
 		return -1;
 	}
+	scratch->n = 0;
+	if (bench_samples_reserve(scratch, n))
+		return -1;
+	memcpy(scratch->v, side->all.v + before, n * sizeof(*scratch->v));
+	scratch->n = n;
+	scratch->sorted = false;
+	median = bench_percentile(scratch, 50);
+	if (!(side->best <= median))
+		side->best = median;
 	return 0;
 }
 
 int bench_compare(struct bench_ctx *ctx, const struct bench_pair *p)
 {
-	struct bench_samples sw = {0};
-	struct bench_samples base = {0};
-	struct bench_samples warm = {0};
+	struct bench_side sw = {.best = NAN};
+	struct bench_side base = {.best = NAN};
+	struct bench_side warm = {.best = NAN};
+	struct bench_samples scratch = {0};
 	struct bench_result r = {0};
-	size_t blocks = BENCH_BLOCKS;
+	size_t blocks = p->blocks ? p->blocks : BENCH_BLOCKS;
 	size_t len = 0;
 	size_t b = 0;
 	int ret = -1;
@@ -230,33 +252,37 @@ int bench_compare(struct bench_ctx *ctx, const struct bench_pair *p)
 			p->baseline_name);
 		goto out;
 	}
-	if (blocks > p->iterations)
-		blocks = p->iterations;
-	if (bench_samples_reserve(&sw, p->iterations) ||
-	    bench_samples_reserve(&base, p->iterations) ||
-	    bench_samples_reserve(&warm, p->warmup)) {
+	/* A block too short to have a median of its own is no block. */
+	if (blocks > p->iterations / BENCH_BLOCK_MIN)
+		blocks = p->iterations / BENCH_BLOCK_MIN;
+	if (!blocks)
+		blocks = 1;
+	if (bench_samples_reserve(&sw.all, p->iterations) ||
+	    bench_samples_reserve(&base.all, p->iterations) ||
+	    bench_samples_reserve(&warm.all, p->warmup) ||
+	    bench_samples_reserve(&scratch, p->iterations / blocks + 1)) {
 		fprintf(stderr, "swtee bench: out of memory\n");
 		goto out;
 	}
 
 	/* The warm-up's timings are thrown away. */
 	if (p->warmup) {
-		if (bench_block(p->baseline, p->baseline_arg, p->warmup, &warm))
+		if (bench_block(p->baseline, p->baseline_arg, p->warmup, &warm, &scratch))
 			goto out;
-		warm.n = 0;
-		if (bench_block(p->run, p->arg, p->warmup, &warm))
+		warm.all.n = 0;
+		if (bench_block(p->run, p->arg, p->warmup, &warm, &scratch))
 			goto out;
 	}
 
 	for (b = 0; b < blocks; b++) {
 		len = p->iterations / blocks + (b < p->iterations % blocks ? 1 : 0);
 		if (b % 2 == 0) {
-			if (bench_block(p->baseline, p->baseline_arg, len, &base) ||
-			    bench_block(p->run, p->arg, len, &sw))
+			if (bench_block(p->baseline, p->baseline_arg, len, &base, &scratch) ||
+			    bench_block(p->run, p->arg, len, &sw, &scratch))
 				goto out;
 		} else {
-			if (bench_block(p->run, p->arg, len, &sw) ||
-			    bench_block(p->baseline, p->baseline_arg, len, &base))
+			if (bench_block(p->run, p->arg, len, &sw, &scratch) ||
+			    bench_block(p->baseline, p->baseline_arg, len, &base, &scratch))
 				goto out;
 		}
 	}
@@ -264,21 +290,26 @@ int bench_compare(struct bench_ctx *ctx, const struct bench_pair *p)
 	snprintf(r.name, sizeof(r.name), "%s", p->name);
 	snprintf(r.unit, sizeof(r.unit), "us");
 	snprintf(r.baseline_name, sizeof(r.baseline_name), "%s", p->baseline_name);
+	r.statistic = "best_block_median";
 	r.iterations = p->iterations;
-	r.value = bench_percentile(&sw, 50);
+	r.blocks = blocks;
+	r.value = sw.best;
 	r.has_percentiles = true;
-	r.p50 = r.value;
-	r.p90 = bench_percentile(&sw, 90);
-	r.p99 = bench_percentile(&sw, 99);
+	r.p50 = bench_percentile(&sw.all, 50);
+	r.p90 = bench_percentile(&sw.all, 90);
+	r.p99 = bench_percentile(&sw.all, 99);
 	r.has_baseline = true;
-	r.baseline_value = bench_percentile(&base, 50);
+	r.baseline_value = base.best;
+	r.has_baseline_p50 = true;
+	r.baseline_p50 = bench_percentile(&base.all, 50);
 	r.has_target = p->target > 0;
 	r.target = p->target;
 	ret = bench_report(ctx, &r);
 out:
-	bench_samples_fini(&sw);
-	bench_samples_fini(&base);
-	bench_samples_fini(&warm);
+	bench_samples_fini(&sw.all);
+	bench_samples_fini(&base.all);
+	bench_samples_fini(&warm.all);
+	bench_samples_fini(&scratch);
 	return ret;
 }
 
@@ -292,6 +323,16 @@ static double bench_cost_ratio(const struct bench_result *r)
 	if (r->higher_is_better)
 		return r->baseline_value / r->value;
 	return r->value / r->baseline_value;
+}
+
+/* The same over the medians of all samples; NAN without them. */
+static double bench_p50_ratio(const struct bench_result *r)
+{
+	if (!r->has_percentiles || !r->has_baseline_p50 || !(r->p50 > 0) || !(r->baseline_p50 > 0))
+		return NAN;
+	if (r->higher_is_better)
+		return r->baseline_p50 / r->p50;
+	return r->p50 / r->baseline_p50;
 }
 
 /* "ok" or "over" against the targets the result carries, NULL without one. */
@@ -370,12 +411,20 @@ static void bench_print_json(FILE *f, const struct bench_ctx *ctx)
 			json_field_number(f, "p90", r->p90);
 			json_field_number(f, "p99", r->p99);
 		}
+		if (r->statistic)
+			json_field_string(f, "statistic", r->statistic);
 		if (r->iterations)
 			json_field_number(f, "iterations", (double)r->iterations);
+		if (r->blocks)
+			json_field_number(f, "blocks", (double)r->blocks);
 		if (r->has_baseline) {
 			json_field_string(f, "baseline_name", r->baseline_name);
 			json_field_number(f, "baseline_value", r->baseline_value);
 			json_field_number(f, "cost_ratio", bench_cost_ratio(r));
+		}
+		if (r->has_baseline_p50) {
+			json_field_number(f, "baseline_p50", r->baseline_p50);
+			json_field_number(f, "cost_ratio_p50", bench_p50_ratio(r));
 		}
 		if (r->has_target)
 			json_field_number(f, "target", r->target);
@@ -388,7 +437,7 @@ static void bench_print_json(FILE *f, const struct bench_ctx *ctx)
 	fputs(ctx->nentries ? "\n]\n" : "]\n", f);
 }
 
-#define BENCH_COLS 6
+#define BENCH_COLS 7
 #define BENCH_CELL_MAX 192 /* holds the longest cell table_row makes */
 
 /* Whole numbers print whole; others with two decimals. */
@@ -402,11 +451,18 @@ static void table_number(char *out, size_t n, double v)
 		snprintf(out, n, "%.2f", v);
 }
 
+static void table_ratio(char *out, size_t n, double v)
+{
+	if (isfinite(v))
+		snprintf(out, n, "%.2f", v);
+	else
+		snprintf(out, n, "-");
+}
+
 /* The cells of one table row. */
 static void table_row(const struct bench_result *r, char cell[BENCH_COLS][BENCH_CELL_MAX])
 {
 	char num[32];
-	char num2[32];
 	const char *verdict = bench_verdict(r);
 
 	snprintf(cell[0], BENCH_CELL_MAX, "%s", r->name);
@@ -415,15 +471,14 @@ static void table_row(const struct bench_result *r, char cell[BENCH_COLS][BENCH_
 	if (r->has_baseline) {
 		table_number(num, sizeof(num), r->baseline_value);
 		snprintf(cell[2], BENCH_CELL_MAX, "%s %s %s", r->baseline_name, num, r->unit);
-		snprintf(cell[3], BENCH_CELL_MAX, "%.2f", bench_cost_ratio(r));
+		table_ratio(cell[3], BENCH_CELL_MAX, bench_cost_ratio(r));
 	} else {
 		snprintf(cell[2], BENCH_CELL_MAX, "-");
 		snprintf(cell[3], BENCH_CELL_MAX, "-");
 	}
 	if (r->has_target && r->has_target_value) {
 		table_number(num, sizeof(num), r->target_value);
-		snprintf(num2, sizeof(num2), "%.2f", r->target);
-		snprintf(cell[4], BENCH_CELL_MAX, "%s, %s %s %s", num2,
+		snprintf(cell[4], BENCH_CELL_MAX, "<= %.2f, %s %s %s", r->target,
 			 r->higher_is_better ? ">=" : "<=", num, r->unit);
 	} else if (r->has_target) {
 		snprintf(cell[4], BENCH_CELL_MAX, "<= %.2f", r->target);
@@ -435,12 +490,13 @@ static void table_row(const struct bench_result *r, char cell[BENCH_COLS][BENCH_
 		snprintf(cell[4], BENCH_CELL_MAX, "-");
 	}
 	snprintf(cell[5], BENCH_CELL_MAX, "%s", verdict ? verdict : "-");
+	table_ratio(cell[6], BENCH_CELL_MAX, bench_p50_ratio(r));
 }
 
 static void bench_print_table(FILE *f, const struct bench_ctx *ctx)
 {
 	static const char *const head[BENCH_COLS] = {
-	    "case", "swtee", "baseline", "cost_ratio", "target", "verdict",
+	    "case", "swtee", "baseline", "cost_ratio", "target", "verdict", "p50_ratio",
 	};
 	char cell[BENCH_COLS][BENCH_CELL_MAX];
 	int width[BENCH_COLS] = {0};
@@ -464,8 +520,15 @@ static void bench_print_table(FILE *f, const struct bench_ctx *ctx)
 			fprintf(f, "%-*s%s", k < BENCH_COLS - 1 ? width[k] : 0, cell[k],
 				k < BENCH_COLS - 1 ? "  " : "\n");
 	}
-	fprintf(f, "\ncost_ratio is swtee's cost over the baseline's, measured in the same run "
-		   "(1.00 = as cheap; lower is better).\nTimes are medians over all iterations.\n");
+	for (i = 0; i < ctx->nentries && !ctx->entries[i].r.statistic; i++)
+		;
+	if (i == ctx->nentries)
+		return;
+	fprintf(f, "\nTimes are the median of each side's best block; every block talks to a new\n"
+		   "partner process, so the best is each side at its best CPU placement.\n"
+		   "cost_ratio: swtee's cost over the baseline's, measured in the same run\n"
+		   "(1.00 = as cheap; lower is better). p50_ratio: the same over the medians of\n"
+		   "all samples, placement costs included.\n");
 }
 
 /* ---- command line ---- */
@@ -497,6 +560,7 @@ static int parse_iterations(const char *s, size_t *out)
 	char *end = NULL;
 	unsigned long v = 0;
 
+	*out = 0;
 	errno = 0;
 	v = strtoul(s, &end, 10);
 	if (errno || end == s || *end || *s == '-' || v == 0 || v > BENCH_ITERATIONS_MAX)
@@ -546,6 +610,7 @@ int swtee_bench_main(int argc, char **argv)
 	}
 
 	optind = 1;
+	opterr = 0;
 	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'j':
@@ -565,7 +630,12 @@ int swtee_bench_main(int argc, char **argv)
 			ret = 0;
 			goto out;
 		default:
-			bench_usage(stderr);
+			if (optopt == 'n')
+				fprintf(stderr, "swtee bench: --iterations needs a count\n");
+			else
+				fprintf(stderr, "swtee bench: unknown option '%s'\n",
+					argv[optind - 1]);
+			fprintf(stderr, "Try 'swtee bench -h'.\n");
 			goto out;
 		}
 	}

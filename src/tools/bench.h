@@ -62,9 +62,9 @@ struct bench_group {
 	    __attribute__((section("bench_groups"), used, aligned(sizeof(void *)))) = &var
 
 /*
- * One measured case, as it is printed. A baseline, a target ratio and a
- * target value are each optional (has_*). The cost ratio is computed by
- * bench_report: value / baseline_value, or the inverse when
+ * One measured case, as it is printed. A baseline, percentiles, a target
+ * ratio and a target value are each optional (has_*). The report computes
+ * the cost ratio: value / baseline_value, or the inverse when
  * higher_is_better (throughputs), so that 1.0 is as cheap as the baseline
  * and lower is better whatever the unit.
  */
@@ -73,12 +73,16 @@ struct bench_result {
 	char unit[BENCH_UNIT_MAX]; /* "us", "KiB", "MiB/s" */
 	double value;
 	bool higher_is_better;
-	size_t iterations; /* samples behind value; 0 for a single reading */
+	const char *statistic; /* static; how value was taken from samples, NULL: a reading */
+	size_t iterations;     /* samples behind value; 0 for a reading */
+	size_t blocks;	       /* blocks the samples were taken in; 0 when not told */
 	bool has_percentiles;
-	double p50, p90, p99; /* in unit */
+	double p50, p90, p99; /* over all samples, in unit */
 	bool has_baseline;
 	char baseline_name[BENCH_NAME_MAX];
-	double baseline_value; /* in unit */
+	double baseline_value; /* taken as value was, in unit */
+	bool has_baseline_p50;
+	double baseline_p50; /* over all of the baseline's samples, in unit */
 	bool has_target;
 	double target; /* the highest acceptable cost ratio */
 	bool has_target_value;
@@ -143,18 +147,30 @@ struct bench_pair {
 	void *baseline_arg;
 	size_t iterations; /* measured samples on each side */
 	size_t warmup;	   /* unmeasured iterations on each side first */
+	size_t blocks;	   /* alternating blocks of each side; 0 for BENCH_BLOCKS */
 	double target;	   /* highest acceptable cost ratio; 0 for none */
 };
 
 /*
- * Times p->run against p->baseline: a warm-up of each, then BENCH_BLOCKS
- * alternating blocks of each (the side that goes first alternates too), so
- * that noise from the rest of the machine falls on both alike. Reports the
- * median over all of swtee's samples as the value in "us", with its
- * percentiles, against the median of the baseline's samples. Returns 0 or -1.
+ * Times p->run against p->baseline: a warm-up of each, then p->blocks
+ * alternating blocks of each (the side that goes first alternates too;
+ * each block is one call of the loop function), so that noise from the
+ * rest of the machine falls on both alike.
+ *
+ * The value of each side is the median of its best block: the lowest of
+ * the block medians. A pair of processes that talk stays on the CPUs the
+ * scheduler first gave it, and on a VM a round trip across CPUs costs ten
+ * times one on a CPU, so the samples of a side form clusters by placement
+ * and their overall median jumps between clusters from run to run. When
+ * each block brings its own partner process, the best block is each side
+ * at its best placement, which compares. The median and percentiles over
+ * all samples, placement costs included, are reported beside it (p50,
+ * baseline_p50). Returns 0 or -1.
  */
 int bench_compare(struct bench_ctx *ctx, const struct bench_pair *p);
 
+/* Default blocks per side, and the fewest samples a block is cut to. */
 #define BENCH_BLOCKS 10
+#define BENCH_BLOCK_MIN 50
 
 #endif

@@ -39,6 +39,7 @@ static int proc_kib(pid_t pid, const char *file, const char *key, double *kib)
 	FILE *f = NULL;
 	int ret = -1;
 
+	*kib = 0;
 	snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, file);
 	f = fopen(path, "re");
 	if (!f) {

@@ -29,6 +29,8 @@ struct run_opts {
 	const char *state;
 	const char *ta_paths[MAX_TA_PATHS];
 	size_t nta_paths;
+	char debug_ta[1024]; /* comma-separated UUIDs, or "*" */
+	const char *debug_wrapper;
 	int verbose;
 	char **cmd;
 };
@@ -55,6 +57,12 @@ static void run_usage(FILE *f)
 		   "  --ta-path DIR   look for TAs here before the installed lib/swtee/ta\n"
 		   "  CMD also gets SWTEE_RUN_TA_DIR, a private TA directory searched first\n"
 		   "  and removed at the end of the run\n"
+		   "  --debug-ta UUID the instances of this TA (repeat, or '*' for all) wait\n"
+		   "                  for a debugger to attach, printing their pid, or run\n"
+		   "                  under --debug-wrapper; see docs/ta-development.md\n"
+		   "  --debug-wrapper CMD\n"
+		   "                  run the --debug-ta instances under CMD, e.g.\n"
+		   "                  'gdbserver :1234' or 'valgrind --leak-check=full'\n"
 		   "  -v              verbose TEE log (repeat for debug)\n");
 }
 
@@ -163,6 +171,8 @@ static int parse(int argc, char **argv, struct run_opts *o)
 	static const struct option opts[] = {
 		{ "state", required_argument, NULL, 's' },
 		{ "ta-path", required_argument, NULL, 'l' },
+		{ "debug-ta", required_argument, NULL, 'D' },
+		{ "debug-wrapper", required_argument, NULL, 'W' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -182,6 +192,18 @@ static int parse(int argc, char **argv, struct run_opts *o)
 			}
 			o->ta_paths[o->nta_paths++] = optarg;
 			break;
+		case 'D':
+			if (strlen(o->debug_ta) + strlen(optarg) + 2 > sizeof(o->debug_ta)) {
+				fprintf(stderr, "swtee run: too many --debug-ta\n");
+				return -1;
+			}
+			if (o->debug_ta[0])
+				strcat(o->debug_ta, ",");
+			strcat(o->debug_ta, optarg);
+			break;
+		case 'W':
+			o->debug_wrapper = optarg;
+			break;
 		case 'v':
 			o->verbose++;
 			break;
@@ -197,8 +219,27 @@ static int parse(int argc, char **argv, struct run_opts *o)
 		run_usage(stderr);
 		return -1;
 	}
+	if (o->debug_wrapper && !o->debug_ta[0]) {
+		fprintf(stderr, "swtee run: --debug-wrapper needs --debug-ta\n");
+		return -1;
+	}
 	o->cmd = argv + optind;
 	return 0;
+}
+
+/* name=dir suffix[:old value]. */
+static int prepend_env(const char *name, const char *dir, const char *suffix)
+{
+	const char *old = getenv(name);
+	char *v = NULL;
+	int r = old && *old ? asprintf(&v, "%s%s:%s", dir, suffix, old)
+			    : asprintf(&v, "%s%s", dir, suffix);
+
+	if (r < 0)
+		return -1;
+	r = setenv(name, v, 1);
+	free(v);
+	return r;
 }
 
 static int mkdir_private(const char *base, const char *sub, char *out, size_t n)
@@ -306,6 +347,11 @@ int swtee_run_main(int argc, char **argv)
 		strncat(ta_list, def, sizeof(ta_list) - strlen(ta_list) - 1);
 	}
 
+	/* The core's TA instances read these (src/ta_runtime/debug.c). */
+	if (o.debug_ta[0])
+		setenv("SWTEE_DEBUG_TA", o.debug_ta, 1);
+	if (o.debug_wrapper)
+		setenv("SWTEE_DEBUG_WRAPPER", o.debug_wrapper, 1);
 	if (pipe2(pfd, O_CLOEXEC))
 		goto out;
 	snprintf(fdarg, sizeof(fdarg), "%d", pfd[1]);
@@ -334,7 +380,13 @@ int swtee_run_main(int argc, char **argv)
 	close(pfd[1]);
 	pfd[0] = pfd[1] = -1;
 
-	/* CMD finds swtee's own tools first, and its libteec finds this TEE. */
+	/*
+	 * CMD finds swtee's own tools and libteec first (a client built
+	 * against TEEC_EXPORT need not be installed), and its libteec finds
+	 * this TEE.
+	 */
+	if (prepend_env("LD_LIBRARY_PATH", bindir, "/../lib"))
+		goto out;
 	setenv("SWTEE_SOCKET", sock, 1);
 	setenv("SWTEE_STATE_DIR", state, 1);
 	setenv("SWTEE_RUN_TA_DIR", scratch, 1);

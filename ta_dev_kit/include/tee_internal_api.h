@@ -18,8 +18,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <compiler.h>
 #include <tee_api_defines.h>
 #include <tee_api_types.h>
+/* TAs written for OP-TEE use the log macros after including only this header. */
+#include <trace.h>
 
 /*
  * Marks the TA entry points. They must be visible to the runtime even in a

@@ -76,6 +76,15 @@ const struct user_ta_property ta_props[] TA_HEADER_EXPORT = {
 
 const size_t ta_num_props TA_HEADER_EXPORT = sizeof(ta_props) / sizeof(ta_props[0]);
 
+#ifdef SWTEE_TA_INSTRUMENTED
+/*
+ * Set by the kit for CFG_TA_SANITIZE and CFG_TA_COVERAGE builds: such a TA
+ * runs without the instance sandbox, since the sanitizers' symbolizer and
+ * gcov open files. The runtime logs it.
+ */
+const char swtee_ta_instrumented[] TA_HEADER_EXPORT = SWTEE_TA_INSTRUMENTED;
+#endif
+
 #if __OPTEE_CORE_API_COMPAT_1_1
 /*
  * The TA implements __GP11_TA_OpenSessionEntryPoint and

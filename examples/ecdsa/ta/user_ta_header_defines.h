@@ -1,0 +1,13 @@
+#ifndef USER_TA_HEADER_DEFINES_H
+#define USER_TA_HEADER_DEFINES_H
+
+#include <ecdsa_ta.h>
+
+#define TA_UUID TA_ECDSA_UUID
+#define TA_FLAGS 0
+#define TA_STACK_SIZE (4 * 1024)
+#define TA_DATA_SIZE (32 * 1024)
+#define TA_VERSION "1.0"
+#define TA_DESCRIPTION "swtee example: ECDSA P-256 signatures"
+
+#endif

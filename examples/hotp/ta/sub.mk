@@ -1,0 +1,2 @@
+global-incdirs-y += include
+srcs-y += hotp_ta.c

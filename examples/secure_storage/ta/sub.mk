@@ -1,0 +1,2 @@
+global-incdirs-y += include
+srcs-y += secure_storage_ta.c

@@ -1,0 +1,411 @@
+/*
+ * The trusted storage engine of the core: its private types. The design, the
+ * on-disk layout and the commit protocol are in docs/storage.md; in short:
+ *
+ *   HUK (secure dir) -> SSK -> TSK per TA -> FEK per object (random)
+ *
+ * Each TA has a store: a directory of the REE FS (opaque name) served by the
+ * supplicant, holding a write-ahead journal, a directory snapshot and the
+ * files of its objects, and a slot of the emulated RPMB in the secure dir
+ * that anchors the head of the journal's hash chain with a monotonic counter.
+ * An object is data blocks of STOR_BLOCK bytes, each AES-GCM sealed under the
+ * object's FEK with a fresh IV, under a tree of map pages whose entries pin
+ * each block's IV and tag (and each lower page's hash); the root sits in the
+ * object's directory entry. Every change is a transaction: one journal
+ * record, made durable with one fdatasync, then the RPMB counter.
+ *
+ * Threads: the epoll thread of the core only sets channels up. Each TA
+ * instance that uses storage gets a worker thread with a supplicant channel
+ * of its own; the stores of different TAs share no lock.
+ */
+#ifndef SWTEE_STORAGE_H
+#define SWTEE_STORAGE_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <openssl/evp.h>
+#include <tee_api_defines.h>
+
+#include "buf.h"
+#include "proto.h"
+#include "uuid.h"
+
+typedef uint32_t TEE_Result;
+
+#define STOR_KEY 32
+#define STOR_IV 12
+#define STOR_TAG 16
+#define STOR_HASH 32
+#define STOR_FID 16
+#define STOR_BLOCK 4096u
+#define STOR_ENTRY 32u					/* a map entry */
+#define STOR_FANOUT (STOR_BLOCK / STOR_ENTRY)		/* entries per map page */
+#define STOR_LEVELS 3					/* 128^3 blocks > 4 GiB */
+#define STOR_MAX_SIZE 0xffffffffull			/* TEE_DATA_MAX_POSITION */
+#define STOR_NS_PRIVATE 0				/* TEE_STORAGE_PRIVATE and _REE */
+#define STOR_NS_RPMB 1					/* TEE_STORAGE_PRIVATE_RPMB */
+#define STOR_DIRNAME_LEN PROTO_FS_DIR_LEN
+
+/* Bound on what one store keeps: objects, and map pages cached. */
+#define STOR_OBJECTS_MAX 100000
+#define STOR_PAGE_CACHE 256
+
+/* ---- secmem.c: locked, non-dumpable memory for keys ---- */
+
+/* n <= 128 bytes of zeroed locked memory, or NULL. */
+void *secmem_alloc(size_t n);
+/* Wipes and releases p (NULL is fine). */
+void secmem_free(void *p);
+
+/* ---- keys.c: the key chain and the primitives ---- */
+
+/*
+ * Loads the HUK from secure_dir/huk, making it (0600) on first start, and
+ * derives the SSK and the RPMB key into locked memory. 0 or -1.
+ */
+int keys_init(const char *secure_dir);
+void keys_fini(void);
+bool keys_ready(void);
+const char *keys_secure_dir(void);
+
+struct ta_keys {
+	uint8_t dir[STOR_KEY];	   /* directory snapshots */
+	uint8_t journal[STOR_KEY]; /* journal records and headers */
+	uint8_t binding[STOR_TAG]; /* ties an RPMB slot to its TA */
+};
+
+/* The TA's keys (from its TSK) and the name of its REE FS directory. */
+void keys_for_ta(const struct swtee_uuid *uuid, struct ta_keys *k,
+		 char dirname[STOR_DIRNAME_LEN + 1]);
+/* HMAC-SHA256 under the RPMB key. */
+void keys_rpmb_mac(const void *p, size_t n, uint8_t mac[STOR_HASH]);
+
+int crypt_random(void *p, size_t n);
+void crypt_sha256(const void *p, size_t n, uint8_t out[STOR_HASH]);
+void crypt_hmac(const uint8_t key[STOR_KEY], const void *a, size_t an, const void *b, size_t bn,
+		uint8_t out[STOR_HASH]);
+/*
+ * One-shot AES-256-GCM. seal writes len bytes to out and the tag; open
+ * returns 0 only when the tag matches, and then only writes out. ctx is a
+ * cipher context already keyed (see crypt_ctx_new), or NULL with key.
+ */
+EVP_CIPHER_CTX *crypt_ctx_new(const uint8_t key[STOR_KEY]);
+int crypt_seal(EVP_CIPHER_CTX *ctx, const uint8_t iv[STOR_IV], const void *aad, size_t aadlen,
+	       const uint8_t *in, uint8_t *out, size_t len, uint8_t tag[STOR_TAG]);
+int crypt_open(EVP_CIPHER_CTX *ctx, const uint8_t iv[STOR_IV], const void *aad, size_t aadlen,
+	       const uint8_t *in, uint8_t *out, size_t len, const uint8_t tag[STOR_TAG]);
+
+/* ---- rpmb.c: the emulated RPMB, one slot file per TA ---- */
+
+struct rpmb_slot {
+	int fd;
+	uint64_t counter; /* writes so far */
+	uint64_t seq;	  /* the journal sequence number anchored */
+	uint8_t tag[STOR_TAG];
+};
+
+enum { RPMB_OK, RPMB_ABSENT, RPMB_BAD, RPMB_IO };
+
+/* Opens and authenticates the TA's slot. */
+int rpmb_open(struct rpmb_slot *r, const char *dirname, const struct ta_keys *k);
+/* Makes the slot (counter 0, seq 0): durable before it returns. 0 or -1. */
+int rpmb_create(struct rpmb_slot *r, const char *dirname, const struct ta_keys *k);
+/* Anchors (seq, tag): counter + 1, written and fdatasync'd. 0 or -1. */
+int rpmb_update(struct rpmb_slot *r, const struct ta_keys *k, uint64_t seq,
+		const uint8_t tag[STOR_TAG]);
+void rpmb_close(struct rpmb_slot *r);
+
+/* ---- reefs.c: a REE FS channel to the supplicant ---- */
+
+/* The window: the first half for reads, the second for what is written. */
+#define FS_READ_AREA 0u
+#define FS_READ_AREA_LEN (PROTO_FS_WINDOW / 2)
+#define FS_WRITE_AREA (PROTO_FS_WINDOW / 2)
+#define FS_WRITE_AREA_LEN (PROTO_FS_WINDOW / 2)
+
+struct reefs {
+	int sock;
+	uint8_t *win; /* shared with the supplicant: never trust what it holds */
+	bool broken;
+};
+
+/* A batch of operations, built then run. Names are PROTO_FS_NAME_MAX at most. */
+struct fsb {
+	struct reefs *fs;
+	char dir[PROTO_FS_DIR_LEN + 1];
+	uint8_t msg[PROTO_MSG_MAX];
+	struct buf_writer w;
+	uint32_t nops;
+	uint32_t want[PROTO_FS_OPS_MAX]; /* what a READ asked for */
+	uint32_t counts[PROTO_FS_OPS_MAX];
+	uint32_t failed; /* after a failed run: the index of the op */
+	uint32_t fs_res; /* FS_RES_* of that op */
+};
+
+int reefs_open(struct reefs *fs, int sock, int win_fd);
+void reefs_close(struct reefs *fs);
+
+void fsb_init(struct fsb *b, struct reefs *fs, const char *dir);
+/* True when nops more ops of about bytes each still fit the message. */
+bool fsb_room(const struct fsb *b, uint32_t nops, size_t bytes);
+/* Each returns the op's index. The window ranges are the caller's to manage. */
+uint32_t fsb_read(struct fsb *b, const char *name, uint64_t off, uint32_t len, uint32_t win);
+uint32_t fsb_write(struct fsb *b, const char *name, uint64_t off, uint32_t len, uint32_t win);
+uint32_t fsb_copy(struct fsb *b, const char *from, uint64_t from_off, uint32_t len,
+		  const char *to, uint64_t to_off);
+uint32_t fsb_truncate(struct fsb *b, const char *name, uint64_t size);
+uint32_t fsb_sync(struct fsb *b, const char *name);
+uint32_t fsb_remove(struct fsb *b, const char *name);
+uint32_t fsb_syncdir(struct fsb *b);
+uint32_t fsb_mkdir(struct fsb *b);
+uint32_t fsb_zero(struct fsb *b, const char *name, uint64_t off, uint32_t len);
+/*
+ * Runs the batch. TEE_SUCCESS, or: TEE_ERROR_ITEM_NOT_FOUND (a file is
+ * absent), TEE_ERROR_STORAGE_NO_SPACE, TEE_ERROR_STORAGE_NOT_AVAILABLE (the
+ * supplicant failed, lied or is gone: the channel is then broken). b->failed
+ * says which op failed. The batch is empty again afterwards.
+ */
+TEE_Result fsb_run(struct fsb *b);
+
+/* ---- the store ---- */
+
+#define ENTRY_CORRUPT 0x01 /* an integrity check failed: the object stays failed */
+
+/* One object in a store's directory. */
+struct stor_entry {
+	uint8_t fid[STOR_FID]; /* random; names its files, never changes */
+	uint8_t ns;
+	uint8_t flags;
+	uint8_t id_len;
+	uint8_t id[PROTO_STOR_ID_MAX];
+	uint8_t *fek; /* STOR_KEY bytes of secmem */
+	uint64_t size;
+	uint8_t root[STOR_HASH]; /* the root of its map (see map.c) */
+	uint32_t type;
+	uint32_t obj_size;
+	uint32_t max_size;
+	uint32_t usage;
+	uint32_t attr_len; /* the attribute blob, in file <fid>.a */
+	uint8_t attr_iv[STOR_IV];
+	uint8_t attr_tag[STOR_TAG];
+	/* not stored: */
+	struct stor_open *open; /* handles on it, when open */
+	struct stor_entry *hnext;
+};
+
+/* What an open object keeps: its handles' flags, its cipher, a read cache. */
+struct stor_open {
+	uint32_t nhandles;
+	uint32_t *hflags;
+	size_t hcap;
+	EVP_CIPHER_CTX *ctx;
+	uint64_t ra_first; /* blocks [ra_first, ra_first + ra_n) are in ra */
+	uint32_t ra_n;
+	uint8_t *ra;
+};
+
+#define STOR_RA_BLOCKS 16
+
+struct map_page {
+	uint8_t fid[STOR_FID];
+	uint8_t level;
+	uint32_t index;
+	uint8_t hash[STOR_HASH];
+	uint8_t e[STOR_BLOCK];
+	uint64_t used;
+};
+
+struct dirty_set {
+	uint8_t (*fid)[STOR_FID + 1]; /* fid and file kind */
+	size_t n;
+	size_t cap;
+};
+
+struct store {
+	struct swtee_uuid uuid;
+	char dir[STOR_DIRNAME_LEN + 1];
+	pthread_mutex_t lock;
+	unsigned int refs; /* under the stores table lock */
+	bool loaded;
+	TEE_Result broken; /* not TEE_SUCCESS: every call fails with it */
+	struct ta_keys *keys; /* secmem */
+	struct reefs *fs;     /* the channel of the worker holding the lock */
+	struct rpmb_slot rpmb;
+	/* the directory */
+	struct stor_entry **sorted; /* by fid */
+	size_t n;
+	size_t cap;
+	struct stor_entry **hash; /* by (ns, id) */
+	size_t hsize;
+	/* the journal */
+	uint64_t seq;		 /* of the chain head */
+	uint8_t tag[STOR_TAG];	 /* of the chain head */
+	int hslot;		 /* the header slot in use */
+	uint64_t jend;		 /* where the next record goes */
+	uint64_t jalloc;	 /* bytes of journal written (zeros past jend) */
+	uint64_t dir_seq;	 /* the snapshot file d.<dir_seq>, 0: none */
+	struct dirty_set dirty;	 /* files changed in place since the checkpoint */
+	/* persistent time */
+	bool time_set;
+	int64_t time_offset_ms; /* TA time minus REE time */
+	uint64_t time_ree_ms;	/* REE time when it was set */
+	/* map page cache */
+	struct map_page *pages[STOR_PAGE_CACHE];
+	uint64_t page_tick;
+	uint64_t txn_count;
+	struct store *next;
+};
+
+/* store.c */
+/* The store of uuid, referenced; NULL when out of memory. */
+struct store *store_get(const struct swtee_uuid *uuid);
+void store_put(struct store *s);
+/* Locks s for the worker whose channel is fs, loading it first if needed. */
+TEE_Result store_lock(struct store *s, struct reefs *fs);
+void store_unlock(struct store *s);
+/* Marks s broken with res (kept for the rest of its life in memory). */
+void store_break(struct store *s, TEE_Result res, const char *why);
+
+/* dir.c: the directory of a store */
+struct stor_entry *dir_find(struct store *s, uint8_t ns, const uint8_t *id, size_t id_len);
+struct stor_entry *dir_find_fid(struct store *s, const uint8_t fid[STOR_FID]);
+/* The first entry of ns whose fid follows after (or the first of all). */
+struct stor_entry *dir_next(struct store *s, uint8_t ns, const uint8_t *after);
+/* Adds e (owned by the directory from then on). 0 or -1. */
+int dir_insert(struct store *s, struct stor_entry *e);
+/* Takes e out and frees it. */
+void dir_remove(struct store *s, struct stor_entry *e);
+/* Re-files e after its id changed. */
+void dir_rehash(struct store *s, struct stor_entry *e, uint8_t old_ns, const uint8_t *old_id,
+		size_t old_len);
+void dir_free_all(struct store *s);
+struct stor_entry *entry_new(void);
+/* A copy of e's stored fields (not its open state), or NULL. */
+struct stor_entry *entry_dup(const struct stor_entry *e);
+void entry_free(struct stor_entry *e);
+/* Serialised form of an entry (the part that is stored). */
+#define ENTRY_BYTES (STOR_FID + 3 + PROTO_STOR_ID_MAX + STOR_KEY + 8 + STOR_HASH + 20 + \
+		     STOR_IV + STOR_TAG)
+void entry_put(struct buf_writer *w, const struct stor_entry *e);
+/* Parses into e (whose fek is allocated); false when malformed. */
+bool entry_get(struct buf_reader *r, struct stor_entry *e);
+/* The name of one of an object's files: "" kind for data, '1'..'3' map levels, 'a' attrs. */
+void entry_file(const uint8_t fid[STOR_FID], char kind, char out[PROTO_FS_NAME_MAX + 1]);
+
+/* journal.c: transactions, checkpoints and recovery */
+
+struct txn_page; /* map pages a transaction changed */
+
+struct txn {
+	struct store *s;
+	EVP_CIPHER_CTX *gcm;
+	uint8_t iv[STOR_IV];
+	uint64_t rec;	     /* offset of the record in the journal */
+	uint64_t bulk;	     /* bytes of bulk so far */
+	uint64_t bulk_sent;  /* of which written to the journal already */
+	uint32_t staged;     /* bulk bytes in the write area not yet sent */
+	uint32_t direct_staged; /* bytes for files written in place, not yet sent */
+	bool flushed;	     /* some bulk went ahead of the commit */
+	uint8_t *meta;	     /* the operations, in clear until sealed */
+	size_t meta_len;
+	size_t meta_cap;
+	char (*direct)[PROTO_FS_NAME_MAX + 1]; /* files written in place, to sync first */
+	size_t ndirect;
+	bool direct_new; /* one of them is new: sync the directory too */
+	struct fsb b;	 /* bulk sent ahead of the commit */
+	struct txn_page *pages;
+	TEE_Result err; /* the first failure while building */
+};
+
+/* Meta operations, replayed in order at commit and at recovery. */
+#define META_PUT 1	/* entry */
+#define META_DEL 2	/* fid */
+#define META_COPY 3	/* journal offset:u64 len:u32 fid kind:u8 off:u64 */
+#define META_TRUNCATE 4 /* fid kind:u8 size:u64 */
+#define META_REMOVE 5	/* fid: every file of the object */
+#define META_TIME 6	/* offset_ms:u64 ree_ms:u64 */
+
+/* Opens the store's REE side, recovering it, or makes a new one. */
+TEE_Result journal_load(struct store *s);
+void txn_begin(struct txn *t, struct store *s);
+/* Bulk data for the record: returns its offset in the journal file. */
+uint64_t txn_bulk(struct txn *t, const void *p, size_t len);
+/* An image for a file, applied after the commit. */
+void txn_image(struct txn *t, const uint8_t fid[STOR_FID], char kind, uint64_t off,
+	       const void *p, size_t len);
+/* Data written straight into a file no committed state refers to. */
+void txn_direct(struct txn *t, const uint8_t fid[STOR_FID], char kind, uint64_t off,
+		const void *p, size_t len, bool new_file);
+void txn_put(struct txn *t, const struct stor_entry *e);
+void txn_del(struct txn *t, const uint8_t fid[STOR_FID]);
+void txn_truncate(struct txn *t, const uint8_t fid[STOR_FID], char kind, uint64_t size);
+void txn_remove(struct txn *t, const uint8_t fid[STOR_FID]);
+void txn_time(struct txn *t, int64_t offset_ms, uint64_t ree_ms);
+/*
+ * Makes the transaction durable and applies it: the directory in memory,
+ * the files, the map page cache. On failure nothing changed, unless the
+ * store broke (s->broken). The transaction is over either way.
+ */
+TEE_Result txn_commit(struct txn *t);
+void txn_abort(struct txn *t);
+
+/* map.c: the tree of map pages over an object's blocks */
+
+struct map_ent {
+	uint8_t iv[STOR_IV];
+	uint8_t tag[STOR_TAG];
+	bool present; /* false: a hole, all zeros */
+};
+
+/* Levels above the blocks for an object of size bytes. */
+unsigned int map_depth(uint64_t size);
+uint64_t map_blocks(uint64_t size);
+/* The entries of blocks [b, b + k) of the committed tree of e. */
+TEE_Result map_get(struct store *s, const struct stor_entry *e, uint64_t b, uint64_t k,
+		   struct map_ent *out);
+/*
+ * Sets the entries of blocks [first, first + n) of object fid in t (ents NULL
+ * for holes); e is its committed entry, NULL for an object t creates.
+ */
+TEE_Result map_set(struct store *s, struct txn *t, const struct stor_entry *e,
+		   const uint8_t fid[STOR_FID], uint64_t first, uint64_t n,
+		   const struct map_ent *ents);
+/*
+ * Once the transaction's working copy w of the object has its final size:
+ * trims and hashes the changed pages, gives them to t as images, sets
+ * w->root.
+ */
+TEE_Result map_finish(struct store *s, struct txn *t, const struct stor_entry *e,
+		      struct stor_entry *w);
+void map_txn_install(struct txn *t);
+void map_txn_free(struct txn *t);
+void map_cache_drop(struct store *s, const uint8_t fid[STOR_FID]);
+void map_cache_free(struct store *s);
+
+/* object.c: object data */
+
+TEE_Result obj_open(struct stor_entry *e);
+void obj_close(struct stor_entry *e);
+TEE_Result obj_read(struct store *s, struct stor_entry *e, uint64_t pos, uint8_t *dst,
+		    size_t len);
+/*
+ * Adds to t the write of len bytes at pos of the working copy w of e (e is
+ * the committed entry, NULL for an object t creates).
+ */
+TEE_Result obj_write(struct store *s, struct txn *t, struct stor_entry *e,
+		     struct stor_entry *w, uint64_t pos, const uint8_t *src, size_t len);
+TEE_Result obj_truncate(struct store *s, struct txn *t, struct stor_entry *e,
+			struct stor_entry *w, uint64_t size);
+/* Forgets cached plaintext of e (after it changed). */
+void obj_invalidate(struct stor_entry *e);
+/* Seals and stores an attribute blob for the new object w. */
+TEE_Result obj_put_attrs(struct txn *t, struct stor_entry *w, const uint8_t *blob, size_t len);
+TEE_Result obj_get_attrs(struct store *s, struct stor_entry *e, uint8_t *blob);
+
+/* worker.c: the storage channels of TA instances */
+void worker_stop_all(void);
+
+#endif

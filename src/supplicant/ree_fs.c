@@ -1,0 +1,528 @@
+/*
+ * The REE FS channels of tee-supplicant. Each channel is a socket from the
+ * core with a shared window for file data, served by a thread of its own so
+ * that the storage of one TA never waits for another's. A request is a batch
+ * of file operations in one directory of the storage path, run in order; the
+ * first that fails ends the batch. The core orders its writes and syncs in
+ * the batch itself (see docs/storage.md); this side only does what it is
+ * told, on names it has checked, and keeps a few files open between batches.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "log.h"
+#include "msg.h"
+#include "proto.h"
+#include "ree_fs.h"
+
+#define FD_CACHE 32
+#define COPY_CHUNK (256u * 1024)
+#define LIST_MAX 65536
+
+struct cached_fd {
+	char name[PROTO_FS_NAME_MAX + 1];
+	int fd;
+	unsigned long used;
+};
+
+struct channel {
+	int sock;
+	int rootfd;
+	int dirfd;
+	char dir[PROTO_FS_DIR_LEN + 1];
+	uint8_t *win;
+	struct cached_fd fds[FD_CACHE];
+	unsigned long tick;
+	uint8_t *bounce;
+};
+
+static bool dir_ok(const char *d)
+{
+	for (size_t i = 0; i < PROTO_FS_DIR_LEN; i++)
+		if (!((d[i] >= '0' && d[i] <= '9') || (d[i] >= 'a' && d[i] <= 'f')))
+			return false;
+	return true;
+}
+
+static bool get_name(struct buf_reader *r, char out[PROTO_FS_NAME_MAX + 1])
+{
+	uint8_t len = 0;
+
+	if (!buf_get_u8(r, &len) || !len || len > PROTO_FS_NAME_MAX ||
+	    !buf_get_bytes(r, out, len))
+		return false;
+	out[len] = '\0';
+	if (out[0] == '.')
+		return false;
+	for (size_t i = 0; i < len; i++) {
+		char ch = out[i];
+
+		if (!((ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'z') || ch == '.'))
+			return false;
+	}
+	return true;
+}
+
+/* As get_name, but a length of 0 gives the empty name. */
+static bool get_name_or_none(struct buf_reader *r, char out[PROTO_FS_NAME_MAX + 1])
+{
+	struct buf_reader peek = *r;
+	uint8_t len = 0;
+
+	if (!buf_get_u8(&peek, &len))
+		return false;
+	if (len) {
+		return get_name(r, out);
+	}
+	out[0] = '\0';
+	return buf_skip(r, 1);
+}
+
+static uint32_t errno_res(int e)
+{
+	switch (e) {
+	case ENOENT:
+		return FS_RES_NOENT;
+	case ENOSPC:
+	case EDQUOT:
+	case EFBIG:
+		return FS_RES_NOSPC;
+	default:
+		return FS_RES_IO;
+	}
+}
+
+static void fd_cache_drop(struct channel *ch, const char *name)
+{
+	for (size_t i = 0; i < FD_CACHE; i++) {
+		if (ch->fds[i].fd >= 0 && !strcmp(ch->fds[i].name, name)) {
+			close(ch->fds[i].fd);
+			ch->fds[i].fd = -1;
+		}
+	}
+}
+
+static void fd_cache_clear(struct channel *ch)
+{
+	for (size_t i = 0; i < FD_CACHE; i++) {
+		if (ch->fds[i].fd >= 0)
+			close(ch->fds[i].fd);
+		ch->fds[i].fd = -1;
+	}
+}
+
+/* The open file name in the current directory; created when create is set. */
+static int file_get(struct channel *ch, const char *name, bool create)
+{
+	struct cached_fd *victim = &ch->fds[0];
+	int fd = -1;
+
+	for (size_t i = 0; i < FD_CACHE; i++) {
+		struct cached_fd *c = &ch->fds[i];
+
+		if (c->fd >= 0 && !strcmp(c->name, name)) {
+			c->used = ++ch->tick;
+			return c->fd;
+		}
+		if (c->fd < 0 || (victim->fd >= 0 && c->used < victim->used))
+			victim = c;
+	}
+	fd = openat(ch->dirfd, name, O_RDWR | O_CLOEXEC | O_NOFOLLOW | (create ? O_CREAT : 0),
+		    0600);
+	if (fd < 0)
+		return -1;
+	if (victim->fd >= 0)
+		close(victim->fd);
+	victim->fd = fd;
+	victim->used = ++ch->tick;
+	snprintf(victim->name, sizeof(victim->name), "%s", name);
+	return fd;
+}
+
+static int set_dir(struct channel *ch, const char *dir, bool may_be_absent)
+{
+	if (ch->dirfd >= 0 && !strcmp(ch->dir, dir))
+		return 0;
+	fd_cache_clear(ch);
+	if (ch->dirfd >= 0)
+		close(ch->dirfd);
+	ch->dir[0] = '\0';
+	ch->dirfd = openat(ch->rootfd, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+	if (ch->dirfd < 0)
+		return may_be_absent && errno == ENOENT ? 0 : -1;
+	snprintf(ch->dir, sizeof(ch->dir), "%s", dir);
+	return 0;
+}
+
+static int full_pread(int fd, uint8_t *p, size_t len, uint64_t off, size_t *got)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t n = pread(fd, p + done, len - done, (off_t)(off + done));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (n == 0)
+			break;
+		done += (size_t)n;
+	}
+	*got = done;
+	return 0;
+}
+
+static int full_pwrite(int fd, const uint8_t *p, size_t len, uint64_t off)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t n = pwrite(fd, p + done, len - done, (off_t)(off + done));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		done += (size_t)n;
+	}
+	return 0;
+}
+
+static bool win_ok(uint32_t win, uint32_t len)
+{
+	return win <= PROTO_FS_WINDOW && len <= PROTO_FS_WINDOW - win;
+}
+
+static int op_copy(struct channel *ch, struct buf_reader *r, uint32_t *count)
+{
+	char from[PROTO_FS_NAME_MAX + 1];
+	char to[PROTO_FS_NAME_MAX + 1];
+	uint64_t soff = 0;
+	uint64_t doff = 0;
+	uint32_t len = 0;
+	int sfd = -1;
+	int dfd = -1;
+
+	if (!get_name(r, from) || !buf_get_u64(r, &soff) || !buf_get_u32(r, &len) ||
+	    !get_name(r, to) || !buf_get_u64(r, &doff)) {
+		errno = EINVAL;
+		return -1;
+	}
+	sfd = file_get(ch, from, false);
+	if (sfd < 0)
+		return -1;
+	dfd = file_get(ch, to, true);
+	if (dfd < 0)
+		return -1;
+	/* Both may have been cached in the same slot only if they are one file. */
+	sfd = file_get(ch, from, false);
+	if (sfd < 0)
+		return -1;
+	while (*count < len) {
+		size_t want = len - *count < COPY_CHUNK ? len - *count : COPY_CHUNK;
+		size_t got = 0;
+
+		if (full_pread(sfd, ch->bounce, want, soff + *count, &got))
+			return -1;
+		if (got != want) {
+			errno = EIO; /* the source is shorter than the core wrote it */
+			return -1;
+		}
+		if (full_pwrite(dfd, ch->bounce, got, doff + *count))
+			return -1;
+		*count += (uint32_t)got;
+	}
+	return 0;
+}
+
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The names after `after` in the directory, sorted, as many as fit the window. */
+static int op_list(struct channel *ch, const char *after, uint32_t *count)
+{
+	char **names = NULL;
+	size_t n = 0;
+	size_t cap = 0;
+	int rc = -1;
+	int fd = dup(ch->dirfd);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	struct dirent *e = NULL;
+
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	rewinddir(d);
+	while ((e = readdir(d))) {
+		char **grown = NULL;
+
+		if (e->d_name[0] == '.' || strcmp(e->d_name, after) <= 0 ||
+		    strlen(e->d_name) > PROTO_FS_NAME_MAX)
+			continue;
+		if (n >= LIST_MAX)
+			break;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 64;
+			grown = realloc(names, cap * sizeof(*names));
+			if (!grown)
+				goto out;
+			names = grown;
+		}
+		names[n] = strdup(e->d_name);
+		if (!names[n])
+			goto out;
+		n++;
+	}
+	qsort(names, n, sizeof(*names), name_cmp);
+	for (size_t i = 0; i < n; i++) {
+		size_t len = strlen(names[i]) + 1;
+
+		if (*count + len > PROTO_FS_WINDOW)
+			break;
+		memcpy(ch->win + *count, names[i], len);
+		*count += (uint32_t)len;
+	}
+	rc = 0;
+out:
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	closedir(d);
+	return rc;
+}
+
+static int op_zero(int fd, uint64_t off, uint32_t len, uint8_t *scratch)
+{
+	memset(scratch, 0, COPY_CHUNK);
+	for (uint32_t done = 0; done < len;) {
+		uint32_t n = len - done < COPY_CHUNK ? len - done : COPY_CHUNK;
+
+		if (full_pwrite(fd, scratch, n, off + done))
+			return -1;
+		done += n;
+	}
+	return 0;
+}
+
+/* Runs one op; -1 with errno set when it fails. */
+static int run_op(struct channel *ch, uint32_t op, struct buf_reader *r, uint32_t *count)
+{
+	char name[PROTO_FS_NAME_MAX + 1];
+	uint64_t off = 0;
+	uint32_t len = 0;
+	uint32_t win = 0;
+	size_t got = 0;
+	int fd = -1;
+
+	*count = 0;
+	if (op != FS_OP_MKDIR && ch->dirfd < 0) {
+		errno = ENOENT;
+		return -1;
+	}
+	switch (op) {
+	case FS_OP_READ:
+	case FS_OP_WRITE:
+		if (!get_name(r, name) || !buf_get_u64(r, &off) || !buf_get_u32(r, &len) ||
+		    !buf_get_u32(r, &win) || !win_ok(win, len))
+			break;
+		fd = file_get(ch, name, op == FS_OP_WRITE);
+		if (fd < 0)
+			return -1;
+		if (op == FS_OP_WRITE)
+			return full_pwrite(fd, ch->win + win, len, off);
+		if (full_pread(fd, ch->win + win, len, off, &got))
+			return -1;
+		*count = (uint32_t)got;
+		return 0;
+	case FS_OP_COPY:
+		return op_copy(ch, r, count);
+	case FS_OP_TRUNCATE:
+		if (!get_name(r, name) || !buf_get_u64(r, &off) || off > INT64_MAX)
+			break;
+		fd = file_get(ch, name, true);
+		return fd < 0 ? -1 : ftruncate(fd, (off_t)off);
+	case FS_OP_SYNC:
+		if (!get_name(r, name))
+			break;
+		fd = file_get(ch, name, false);
+		if (fd < 0)
+			return errno == ENOENT ? 0 : -1; /* nothing to make durable */
+		return fdatasync(fd);
+	case FS_OP_REMOVE:
+		if (!get_name(r, name))
+			break;
+		fd_cache_drop(ch, name);
+		if (unlinkat(ch->dirfd, name, 0) && errno != ENOENT)
+			return -1;
+		return 0;
+	case FS_OP_SYNCDIR:
+		return fsync(ch->dirfd);
+	case FS_OP_MKDIR:
+		if (mkdirat(ch->rootfd, ch->dir, 0700) && errno != EEXIST)
+			return -1;
+		if (fsync(ch->rootfd))
+			return -1;
+		return ch->dirfd >= 0 ? 0 : set_dir(ch, ch->dir, false);
+	case FS_OP_LIST:
+		if (!get_name_or_none(r, name))
+			break;
+		return op_list(ch, name, count);
+	case FS_OP_ZERO:
+		if (!get_name(r, name) || !buf_get_u64(r, &off) || !buf_get_u32(r, &len))
+			break;
+		fd = file_get(ch, name, true);
+		return fd < 0 ? -1 : op_zero(fd, off, len, ch->bounce);
+	default:
+		break;
+	}
+	errno = EINVAL;
+	return -1;
+}
+
+static void batch(struct channel *ch, const uint8_t *in, size_t n)
+{
+	uint8_t out[16 + 4 * PROTO_FS_OPS_MAX];
+	uint32_t counts[PROTO_FS_OPS_MAX];
+	struct buf_reader r;
+	struct buf_writer w;
+	char dir[PROTO_FS_DIR_LEN + 1];
+	uint32_t type = 0;
+	uint32_t nops = 0;
+	uint32_t res = FS_RES_OK;
+	uint32_t i = 0;
+
+	buf_reader_init(&r, in, n);
+	buf_get_u32(&r, &type);
+	buf_get_bytes(&r, dir, PROTO_FS_DIR_LEN);
+	buf_get_u32(&r, &nops);
+	dir[PROTO_FS_DIR_LEN] = '\0';
+	if (!buf_ok(&r) || type != MSG_FS_BATCH || !dir_ok(dir) || nops > PROTO_FS_OPS_MAX) {
+		res = FS_RES_INVAL;
+		goto reply;
+	}
+	if (set_dir(ch, dir, true)) {
+		res = errno_res(errno);
+		goto reply;
+	}
+	if (ch->dirfd < 0)
+		snprintf(ch->dir, sizeof(ch->dir), "%s", dir); /* for MKDIR */
+	for (i = 0; i < nops; i++) {
+		uint32_t op = 0;
+
+		if (!buf_get_u32(&r, &op)) {
+			res = FS_RES_INVAL;
+			break;
+		}
+		if (run_op(ch, op, &r, &counts[i])) {
+			res = errno == EINVAL ? FS_RES_INVAL : errno_res(errno);
+			if (res != FS_RES_NOENT)
+				log_error("REE FS: %s/...: operation %u failed: %s", dir, op,
+					  strerror(errno));
+			break;
+		}
+	}
+	if (res == FS_RES_OK && !buf_done(&r))
+		res = FS_RES_INVAL;
+reply:
+	buf_writer_init(&w, out, sizeof(out));
+	buf_put_u32(&w, MSG_FS_BATCH_RSP);
+	buf_put_u32(&w, res);
+	buf_put_u32(&w, res == FS_RES_OK ? nops : i);
+	for (uint32_t k = 0; k < i && k < nops; k++)
+		buf_put_u32(&w, counts[k]);
+	msg_send(ch->sock, out, buf_written(&w), NULL, 0);
+}
+
+static void channel_free(struct channel *ch)
+{
+	fd_cache_clear(ch);
+	if (ch->dirfd >= 0)
+		close(ch->dirfd);
+	if (ch->rootfd >= 0)
+		close(ch->rootfd);
+	if (ch->sock >= 0)
+		close(ch->sock);
+	if (ch->win)
+		munmap(ch->win, PROTO_FS_WINDOW);
+	free(ch->bounce);
+	free(ch);
+}
+
+static void *channel_thread(void *arg)
+{
+	struct channel *ch = arg;
+	uint8_t *in = malloc(PROTO_MSG_MAX);
+
+	while (in) {
+		struct msg_fds fds;
+		ssize_t n = msg_recv(ch->sock, in, PROTO_MSG_MAX, &fds);
+
+		msg_fds_close(&fds);
+		if (n <= 0)
+			break;
+		batch(ch, in, (size_t)n);
+	}
+	free(in);
+	channel_free(ch);
+	return NULL;
+}
+
+int ree_fs_serve_channel(const char *root, int sock, int win_fd)
+{
+	struct channel *ch = calloc(1, sizeof(*ch));
+	struct stat st;
+	pthread_t t;
+	pthread_attr_t attr;
+	void *win = MAP_FAILED;
+
+	if (!ch)
+		goto fail;
+	ch->sock = sock;
+	sock = -1; /* transferred */
+	ch->dirfd = -1;
+	for (size_t i = 0; i < FD_CACHE; i++)
+		ch->fds[i].fd = -1;
+	ch->rootfd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	ch->bounce = malloc(COPY_CHUNK);
+	if (ch->rootfd < 0 || !ch->bounce || fstat(win_fd, &st) ||
+	    (uint64_t)st.st_size < PROTO_FS_WINDOW)
+		goto fail;
+	win = mmap(NULL, PROTO_FS_WINDOW, PROT_READ | PROT_WRITE, MAP_SHARED, win_fd, 0);
+	if (win == MAP_FAILED)
+		goto fail;
+	ch->win = win;
+	close(win_fd);
+	win_fd = -1;
+	pthread_attr_init(&attr);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	if (pthread_create(&t, &attr, channel_thread, ch)) {
+		pthread_attr_destroy(&attr);
+		goto fail;
+	}
+	pthread_attr_destroy(&attr);
+	return 0;
+fail:
+	log_error("cannot serve a REE FS channel");
+	if (ch)
+		channel_free(ch);
+	if (sock >= 0)
+		close(sock);
+	if (win_fd >= 0)
+		close(win_fd);
+	return -1;
+}

@@ -1,0 +1,158 @@
+/*
+ * The crypto backend: the one interface between the GP semantics of the
+ * Cryptographic Operations API (tee_api_*.c) and the library that does the
+ * arithmetic (OpenSSL 3 libcrypto, in backend_openssl*.c). Nothing here
+ * names a library type, so another library can be put behind it.
+ *
+ * Algorithms are named by their GP identifiers (TEE_ALG_*). The GP layer
+ * validates states, handles, buffer sizes and GP buffering; the backend
+ * validates what only it knows (key, IV, nonce and tag lengths) and answers
+ * TEE_ERROR_BAD_PARAMETERS for those, TEE_ERROR_NOT_SUPPORTED for what the
+ * library cannot do, TEE_ERROR_OUT_OF_MEMORY, or TEE_ERROR_GENERIC when the
+ * library fails unexpectedly.
+ *
+ * Every context holds key material or data derived from it: _free wipes
+ * it, and every _free accepts NULL. Contexts are single-threaded. Nothing is
+ * constant time unless a declaration says so.
+ */
+#ifndef SWTEE_CRYPTO_BACKEND_H
+#define SWTEE_CRYPTO_BACKEND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <tee_api_types.h>
+
+/*
+ * Loads the library's algorithm providers and looks the algorithms up once.
+ * Idempotent; every other function calls it on first use. The zygote calls
+ * it so that every TA instance inherits the result (and a later sandbox
+ * needs no file access for it).
+ */
+TEE_Result be_init(void);
+
+/*
+ * True if the library can run alg (a digest, cipher, MAC or AE TEE_ALG_*).
+ * Decided once by be_init, e.g. single DES needs OpenSSL's legacy provider
+ * or falls back to triple DES with three equal keys.
+ */
+bool be_alg_supported(uint32_t alg);
+
+/* A line describing how the backend was set up, for the log. */
+const char *be_describe(void);
+
+/* Fills len bytes from the library's CSPRNG. */
+TEE_Result be_random(void *buf, size_t len);
+
+/* ---- digests: MD5, SHA-1, SHA-2, SHA-3, SM3, SHAKE128/256 ---- */
+
+struct be_hash;
+
+TEE_Result be_hash_new(uint32_t alg, struct be_hash **h);
+void be_hash_free(struct be_hash *h);
+/* Starts a new computation. */
+TEE_Result be_hash_init(struct be_hash *h);
+TEE_Result be_hash_update(struct be_hash *h, const void *data, size_t len);
+/*
+ * Ends the computation. For a fixed-length digest len is its size; for an
+ * XOF (SHAKE) it is any length and the output continues any squeezing done
+ * so far. be_hash_init must be called before reuse.
+ */
+TEE_Result be_hash_final(struct be_hash *h, void *out, size_t len);
+/* XOF only: the next len bytes of output; may be called any number of times. */
+TEE_Result be_hash_squeeze(struct be_hash *h, void *out, size_t len);
+/* dst (made for the same alg) becomes a copy of src. */
+TEE_Result be_hash_copy(struct be_hash *dst, const struct be_hash *src);
+
+/* ---- MACs: HMAC over every digest but SHAKE, CMAC, CBC-MAC ---- */
+
+struct be_mac;
+
+TEE_Result be_mac_new(uint32_t alg, struct be_mac **m);
+void be_mac_free(struct be_mac *m);
+/* Starts a new computation with key (BAD_PARAMETERS for a bad key length). */
+TEE_Result be_mac_init(struct be_mac *m, const uint8_t *key, size_t key_len);
+TEE_Result be_mac_update(struct be_mac *m, const void *data, size_t len);
+/*
+ * Writes the MAC, len bytes: the digest size for HMAC, the block size for
+ * CMAC and CBC-MAC. BAD_PARAMETERS when a CBC-MAC without padding was fed
+ * a message that is not whole blocks.
+ */
+TEE_Result be_mac_final(struct be_mac *m, void *out, size_t len);
+TEE_Result be_mac_copy(struct be_mac *dst, const struct be_mac *src);
+
+/* ---- ciphers: AES, DES, 3DES and SM4 in ECB, CBC, CTR, CTS, XTS, PKCS5 ---- */
+
+struct be_cipher;
+
+TEE_Result be_cipher_new(uint32_t alg, bool encrypt, struct be_cipher **c);
+void be_cipher_free(struct be_cipher *c);
+/*
+ * Keys and starts a new message. key2 is XTS's tweak key (NULL otherwise).
+ * iv is NULL (iv_len 0) for ECB, a block otherwise; a 16-byte key for a
+ * 3DES cipher is the two-key variant. BAD_PARAMETERS for bad lengths.
+ */
+TEE_Result be_cipher_init(struct be_cipher *c, const uint8_t *key1, size_t key1_len,
+			  const uint8_t *key2, size_t key2_len, const void *iv, size_t iv_len);
+/*
+ * Processes len bytes into out (len bytes). len is whole blocks, except for
+ * CTR where it is any length. For CTS and XTS the caller keeps back at
+ * least one block and a byte (or everything, up to two blocks) for _final.
+ */
+TEE_Result be_cipher_update(struct be_cipher *c, const void *in, size_t len, void *out);
+/*
+ * Ends the message with its last len bytes, writing *out_len bytes:
+ *   ECB, CBC without padding: whole blocks, out_len = len;
+ *   CTR: any length;
+ *   CTS, XTS: 0 or more than a block (ciphertext stealing), at most two
+ *     blocks; a message shorter than one block is BAD_PARAMETERS;
+ *   PKCS5: encryption pads (out has room for len rounded up to the next
+ *     block), decryption takes one or two blocks and strips the padding,
+ *     BAD_PARAMETERS if it is malformed (checked in constant time).
+ */
+TEE_Result be_cipher_final(struct be_cipher *c, const void *in, size_t len, void *out,
+			   size_t *out_len);
+TEE_Result be_cipher_copy(struct be_cipher *dst, const struct be_cipher *src);
+
+/* ---- authenticated encryption: AES-GCM, AES-CCM ---- */
+
+struct be_ae;
+
+TEE_Result be_ae_new(uint32_t alg, bool encrypt, struct be_ae **a);
+void be_ae_free(struct be_ae *a);
+/*
+ * Keys and starts a message. tag_len is in bytes. aad_len and payload_len
+ * are the totals to come (used by CCM only). NOT_SUPPORTED for a nonce or
+ * tag length the mode does not allow; BAD_PARAMETERS for a bad key length.
+ */
+TEE_Result be_ae_init(struct be_ae *a, const uint8_t *key, size_t key_len, const void *nonce,
+		      size_t nonce_len, size_t tag_len, size_t aad_len, size_t payload_len);
+/* BAD_STATE after payload, or past CCM's declared AAD length. */
+TEE_Result be_ae_update_aad(struct be_ae *a, const void *data, size_t len);
+/*
+ * Takes len payload bytes and writes *out_len of output, either len (GCM)
+ * or 0 (CCM, whose output all comes from the final call). out has room for
+ * len bytes. BAD_STATE past CCM's declared payload length.
+ */
+TEE_Result be_ae_update(struct be_ae *a, const void *in, size_t len, void *out, size_t *out_len);
+/* Payload bytes taken by be_ae_update and not output yet. */
+size_t be_ae_pending(const struct be_ae *a);
+/*
+ * Ends an encryption: writes *out_len = pending + len bytes to out and the
+ * tag (tag_len bytes of be_ae_init). BAD_STATE if CCM's lengths disagree
+ * with the declared ones.
+ */
+TEE_Result be_ae_enc_final(struct be_ae *a, const void *in, size_t len, void *out, size_t *out_len,
+			   void *tag);
+/*
+ * Ends a decryption: writes *out_len = pending + len bytes to out and then
+ * checks the tag (tag_len bytes, compared in constant time by the library).
+ * TEE_ERROR_MAC_INVALID on mismatch: out then holds unauthenticated data,
+ * which the caller must not release.
+ */
+TEE_Result be_ae_dec_final(struct be_ae *a, const void *in, size_t len, void *out, size_t *out_len,
+			   const void *tag, size_t tag_len);
+TEE_Result be_ae_copy(struct be_ae *dst, const struct be_ae *src);
+
+#endif

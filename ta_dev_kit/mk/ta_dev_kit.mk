@@ -1,0 +1,82 @@
+# swtee TA developer kit: builds a Trusted Application from the makefiles an
+# OP-TEE TA already has. A TA's Makefile sets BINARY and includes this file:
+#
+#   BINARY = 8aaaf200-2450-11e4-abe2-0002a5d5c51b
+#   include $(TA_DEV_KIT_DIR)/mk/ta_dev_kit.mk
+#
+# and its sub.mk lists what to build:
+#
+#   global-incdirs-y += include
+#   srcs-y += my_ta.c
+#
+# Output, in O (default: the TA's directory): <uuid>.elf (with symbols, as
+# loaded), <uuid>.map, and <uuid>.ta, the signed image swtee loads.
+#
+# Variables (on the command line, in the environment, or in the Makefile
+# before the include):
+#   BINARY=<uuid>        the TA to build; or LIBNAME=<name> for lib<name>.a,
+#                        a static library other TAs link with libnames
+#   O=<dir>              output directory
+#   CFG_TEE_TA_LOG_LEVEL 0..4: the most verbose trace.h level compiled in (1)
+#   CFG_TA_OPTEE_CORE_API_COMPAT_1_1=y   the GP 1.1 API (uint32_t sizes)
+#   CFG_TA_SANITIZE=address,undefined     build with those sanitizers
+#   CFG_TA_COVERAGE=y    build with gcov instrumentation (--coverage)
+#   CFG_CC_OPT_LEVEL     optimisation level, -O<level> (2; 0 for debugging)
+#   CFG_WERROR=y         warnings are errors
+#   CFG_TA_VERSION=<n>   version stored in the signed header (0)
+#   TA_SIGN_KEY=<pem>    signing key (the kit's keys/default_ta.pem)
+#   CROSS_COMPILE        accepted; TAs run on this host, so a prefix for
+#                        another architecture gives way to the host compiler
+#   CC, COMPILER=clang   the compiler; V=1 shows every command
+#
+# Every other CFG_<name> set to y is passed to the compiler as -DCFG_<name>=1,
+# and one set to a number as -DCFG_<name>=<number>.
+
+ifneq ($(BINARY),)
+ifneq ($(LIBNAME),)
+$(error ta_dev_kit: set BINARY (a TA) or LIBNAME (a library), not both)
+endif
+endif
+ifeq ($(BINARY)$(LIBNAME),)
+$(error ta_dev_kit: set BINARY=<uuid> (a TA) or LIBNAME=<name> (a static library) before including ta_dev_kit.mk)
+endif
+
+.DEFAULT_GOAL := all
+.SUFFIXES:
+.DELETE_ON_ERROR:
+
+# The kit's own root, whatever TA_DEV_KIT_DIR was spelled as.
+tdk-dir := $(abspath $(dir $(lastword $(MAKEFILE_LIST)))/..)
+tdk-ta-dir := $(CURDIR)
+tdk-out := $(if $(O),$(abspath $(O)),$(tdk-ta-dir))
+# Paths as shown in messages: relative to the TA when they are inside it.
+tdk-show = $(patsubst $(tdk-ta-dir)/%,%,$1)
+
+V ?= 0
+ifeq ($(V),1)
+tdk-q :=
+tdk-say := @true
+else
+tdk-q := @
+tdk-say := @printf '  %-7s %s\n'
+endif
+
+include $(tdk-dir)/mk/conf.mk
+include $(tdk-dir)/mk/compiler.mk
+include $(tdk-dir)/mk/flags.mk
+include $(tdk-dir)/mk/subdir.mk
+include $(tdk-dir)/mk/compile.mk
+ifneq ($(BINARY),)
+include $(tdk-dir)/mk/link.mk
+else
+include $(tdk-dir)/mk/lib.mk
+endif
+
+.PHONY: all clean
+clean:
+	$(tdk-say) CLEAN $(call tdk-show,$(tdk-out))
+	$(tdk-q)rm -f $(tdk-objs) $(tdk-objs:.o=.d) $(tdk-objs:.o=.gcno) $(tdk-objs:.o=.gcda) \
+		$(tdk-cleanfiles) $(tdk-out)/.ta_dev_kit.flags
+	$(tdk-q)rm -rf $(tdk-out)/.ta_dev_kit
+	$(tdk-q)if [ "$(tdk-out)" != "$(tdk-ta-dir)" ]; then \
+		find "$(tdk-out)" -depth -type d -empty -delete 2>/dev/null || true; fi

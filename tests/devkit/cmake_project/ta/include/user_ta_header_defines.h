@@ -1,0 +1,12 @@
+#ifndef USER_TA_HEADER_DEFINES_H
+#define USER_TA_HEADER_DEFINES_H
+
+#include <counter_ta.h>
+
+#define TA_UUID COUNTER_TA_UUID
+#define TA_FLAGS 0
+#define TA_STACK_SIZE (2 * 1024)
+#define TA_DATA_SIZE (16 * 1024)
+#define TA_DESCRIPTION "swtee devkit test: a TA built with find_package(swtee)"
+
+#endif

@@ -1,0 +1,2 @@
+global-incdirs-y += ../common/include
+srcs-y += ../common/size_ta.c

@@ -1,0 +1,3 @@
+swtee_add_ta(NAME ta_crypt UUID 2ba2c06a-43ca-452b-8219-73a20ccc3361
+	SOURCES ${CMAKE_CURRENT_LIST_DIR}/ta_crypt.c
+	INCLUDES ${CMAKE_CURRENT_LIST_DIR}/include)
