@@ -436,6 +436,8 @@ void rt_instance_main(int ctl_fd)
 {
 	rt.ctl_fd = ctl_fd;
 	prctl(PR_SET_NAME, "swtee-ta");
+	if (rt_sandbox_prepare())
+		log_error("cannot compile the TA sandbox; TAs will be refused");
 	wait_load();
 	serve();
 }

@@ -101,6 +101,8 @@ void rt_shm_release_all(struct rt_session *s);
  * it could not, in which case the TA must not run.
  */
 const char *rt_sandbox_enter(uint32_t data_size, uint32_t stack_size);
+/* Prepares the sandbox while the process is a spare. Returns 0, or -1. */
+int rt_sandbox_prepare(void);
 
 /* tee_api_mem.c */
 void rt_heap_init(uint32_t limit);

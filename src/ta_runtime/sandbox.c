@@ -25,6 +25,8 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
@@ -121,9 +123,19 @@ static int empty_root(void)
 
 #define ALLOW(ctx, name) seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(name), 0)
 
-static int allowlist(void)
+/*
+ * The allowlist is compiled to BPF while the process is still a spare (off
+ * the path of a session open: it takes about a quarter of a millisecond) and
+ * loaded once the TA is mapped.
+ */
+static struct sock_filter bpf[4096];
+static struct sock_fprog bpf_prog;
+
+static int allowlist_compile(void)
 {
 	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_TRAP);
+	struct stat st;
+	int fd = -1;
 	int rc = -1;
 	static const int plain[] = {
 		SCMP_SYS(read),		   SCMP_SYS(write),	      SCMP_SYS(readv),
@@ -165,10 +177,24 @@ static int allowlist(void)
 	    seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(prctl), 1,
 			     SCMP_A0(SCMP_CMP_EQ, PR_SET_NAME)))
 		goto out;
-	rc = seccomp_load(ctx);
+	fd = memfd_create("seccomp-bpf", MFD_CLOEXEC);
+	if (fd < 0 || seccomp_export_bpf(ctx, fd) || fstat(fd, &st) || st.st_size <= 0 ||
+	    (size_t)st.st_size > sizeof(bpf) || st.st_size % sizeof(bpf[0]) ||
+	    pread(fd, bpf, (size_t)st.st_size, 0) != st.st_size)
+		goto out;
+	bpf_prog.len = (unsigned short)(st.st_size / sizeof(bpf[0]));
+	bpf_prog.filter = bpf;
+	rc = 0;
 out:
+	if (fd >= 0)
+		close(fd);
 	seccomp_release(ctx);
 	return rc;
+}
+
+int rt_sandbox_prepare(void)
+{
+	return allowlist_compile();
 }
 
 const char *rt_sandbox_enter(uint32_t data_size, uint32_t stack_size)
@@ -199,7 +225,7 @@ const char *rt_sandbox_enter(uint32_t data_size, uint32_t stack_size)
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
 		return "cannot set no_new_privs";
 	sigaction(SIGSYS, &sa, NULL);
-	if (allowlist())
+	if (!bpf_prog.len || prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &bpf_prog))
 		return "cannot load the seccomp allowlist";
 	log_debug("TA %s: sandboxed (seccomp%s)", rt.uuid_str,
 		  ns ? ", empty root, no network namespace" : "");
