@@ -11,7 +11,7 @@ BUILD_ASAN ?= build-asan
 PREFIX ?= /usr/local
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
-DEBIAN_PACKAGES := gcc make cmake pkg-config openssl libssl-dev libseccomp-dev
+DEBIAN_PACKAGES := gcc make cmake pkg-config openssl libssl-dev libseccomp-dev libjson-c-dev python3
 
 .PHONY: all build run test test-plain test-asan install deps clean
 

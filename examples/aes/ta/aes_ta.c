@@ -121,7 +121,7 @@ static TEE_Result set_key(struct aes_cipher *sess, uint32_t param_types, TEE_Par
 	res = TEE_PopulateTransientObject(sess->key, &attr, 1);
 	if (res != TEE_SUCCESS)
 		return res;
-	TEE_ResetOperation(sess->op);
+	/* Also puts the operation back in its initial state (GP 1.3). */
 	return TEE_SetOperationKey(sess->op, sess->key);
 }
 

@@ -29,18 +29,25 @@ static TEE_Result generate(uint32_t param_types, TEE_Param params[4])
 	uint32_t exp_param_types =
 	    TEE_PARAM_TYPES(TEE_PARAM_TYPE_MEMREF_OUTPUT, TEE_PARAM_TYPE_NONE, TEE_PARAM_TYPE_NONE,
 			    TEE_PARAM_TYPE_NONE);
-	void *buf = NULL;
+	uint8_t chunk[256];
+	uint8_t *out = NULL;
+	size_t left = 0;
 
 	if (param_types != exp_param_types)
 		return TEE_ERROR_BAD_PARAMETERS;
-	/* Generated in TA memory, then copied out: never expose a half-filled buffer. */
-	buf = TEE_Malloc(params[0].memref.size, TEE_MALLOC_FILL_ZERO);
-	if (!buf)
-		return TEE_ERROR_OUT_OF_MEMORY;
-	IMSG("generating %zu random bytes", (size_t)params[0].memref.size);
-	TEE_GenerateRandom(buf, params[0].memref.size);
-	TEE_MemMove(params[0].memref.buffer, buf, params[0].memref.size);
-	TEE_Free(buf);
+	out = params[0].memref.buffer;
+	left = params[0].memref.size;
+	IMSG("generating %zu random bytes", left);
+	/* Generated in TA memory, then copied out: the client never sees the TEE's buffer. */
+	while (left) {
+		size_t n = left < sizeof(chunk) ? left : sizeof(chunk);
+
+		TEE_GenerateRandom(chunk, n);
+		TEE_MemMove(out, chunk, n);
+		out += n;
+		left -= n;
+	}
+	TEE_MemFill(chunk, 0, sizeof(chunk));
 	return TEE_SUCCESS;
 }
 

@@ -39,9 +39,6 @@ TEE_Result be_init(void);
  */
 bool be_alg_supported(uint32_t alg);
 
-/* A line describing how the backend was set up, for the log. */
-const char *be_describe(void);
-
 /* Fills len bytes from the library's CSPRNG. */
 TEE_Result be_random(void *buf, size_t len);
 

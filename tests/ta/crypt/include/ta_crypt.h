@@ -43,8 +43,8 @@ struct ta_crypt_object_info {
 };
 
 /* Operations. v = value, m = memref; inputs unless marked out. */
-#define TA_CRYPT_CMD_ALLOCATE_OPERATION 1 /* v0 a=algorithm b=mode; v1 a=maxKeySize; v2 out a=op   \
-					   */
+/* v0 a=algorithm b=mode; v1 a=maxKeySize; v2 out a=op */
+#define TA_CRYPT_CMD_ALLOCATE_OPERATION 1
 #define TA_CRYPT_CMD_FREE_OPERATION 2	  /* v0 a=op */
 #define TA_CRYPT_CMD_GET_OPERATION_INFO 3 /* v0 a=op; m1 out TEE_OperationInfo */
 /* v0 a=op; m1 out TEE_OperationInfoMultiple, its size the operationSize */

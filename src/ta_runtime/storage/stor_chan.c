@@ -1,0 +1,116 @@
+/*
+ * The storage channel of the instance: asked for once over the control
+ * socket (MSG_CTL_STORAGE), then one request and one MSG_STOR_RSP at a time
+ * on a socket of its own, with object data in the bulk window both sides
+ * map. A channel that fails stays failed: storage is then unavailable to
+ * this instance.
+ */
+#include <errno.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "storage.h"
+
+static int chan_fd = -1;
+static uint8_t *chan_bulk;
+static bool chan_failed;
+
+static bool chan_open(void)
+{
+	uint8_t out[4];
+	uint8_t in[16];
+	struct buf_writer w;
+	struct buf_reader r;
+	struct msg_fds fds;
+	struct stat st;
+	uint32_t type = 0;
+	uint32_t res = 0;
+	void *p = MAP_FAILED;
+	ssize_t n = 0;
+
+	if (chan_fd >= 0)
+		return true;
+	if (chan_failed)
+		return false;
+	chan_failed = true;
+	buf_writer_init(&w, out, sizeof(out));
+	buf_put_u32(&w, MSG_CTL_STORAGE);
+	n = rt_ctl_call(out, buf_written(&w), MSG_CTL_STORAGE_RSP, in, sizeof(in), &fds);
+	buf_reader_init(&r, in, n > 0 ? (size_t)n : 0);
+	buf_get_u32(&r, &type);
+	buf_get_u32(&r, &res);
+	if (!buf_done(&r) || res || fds.n != 2) {
+		msg_fds_close(&fds);
+		if (res)
+			log_error("TA %s: trusted storage is not available (0x%08x)", rt.uuid_str,
+				  res);
+		return false;
+	}
+	if (fstat(fds.fd[1], &st) || (uint64_t)st.st_size < PROTO_STOR_WINDOW)
+		goto fail;
+	p = mmap(NULL, PROTO_STOR_WINDOW, PROT_READ | PROT_WRITE, MAP_SHARED, fds.fd[1], 0);
+	if (p == MAP_FAILED)
+		goto fail;
+	chan_bulk = p;
+	chan_fd = msg_fds_take(&fds, 0);
+	msg_fds_close(&fds);
+	chan_failed = false;
+	return true;
+fail:
+	msg_fds_close(&fds);
+	return false;
+}
+
+uint8_t *stor_bulk(void)
+{
+	return chan_bulk;
+}
+
+uint8_t *stor_window(void)
+{
+	return chan_open() ? chan_bulk : NULL;
+}
+
+static void chan_lost(void)
+{
+	log_error("TA %s: the storage channel to the core is gone", rt.uuid_str);
+	close(chan_fd);
+	chan_fd = -1;
+	chan_failed = true;
+}
+
+TEE_Result stor_call(const void *req, size_t len, uint8_t *rsp, size_t cap,
+		     struct buf_reader *r)
+{
+	struct msg_fds fds;
+	uint32_t type = 0;
+	uint32_t res = 0;
+	ssize_t n = 0;
+
+	buf_reader_init(r, rsp, 0);
+	if (!chan_open())
+		return TEE_ERROR_STORAGE_NOT_AVAILABLE;
+	if (msg_send(chan_fd, req, len, NULL, 0)) {
+		chan_lost();
+		return TEE_ERROR_STORAGE_NOT_AVAILABLE;
+	}
+	do {
+		n = msg_recv(chan_fd, rsp, cap, &fds);
+	} while (n == -EINTR);
+	msg_fds_close(&fds);
+	if (n <= 0) {
+		chan_lost();
+		return TEE_ERROR_STORAGE_NOT_AVAILABLE;
+	}
+	buf_reader_init(r, rsp, (size_t)n);
+	buf_get_u32(r, &type);
+	buf_get_u32(r, &res);
+	if (!buf_ok(r) || type != MSG_STOR_RSP) {
+		chan_lost();
+		buf_reader_init(r, rsp, 0);
+		return TEE_ERROR_STORAGE_NOT_AVAILABLE;
+	}
+	return res;
+}

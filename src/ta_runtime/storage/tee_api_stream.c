@@ -1,0 +1,220 @@
+/*
+ * GP data stream access (5.5): read, write, truncate, seek, on a persistent
+ * object's data. The position is the handle's, kept here; the data is the
+ * core's. A write larger than the bulk window goes in pieces that end on
+ * block boundaries and that the core commits as one transaction: it is
+ * whole or not at all like any other.
+ */
+#include <string.h>
+
+#include <tee_api_defines_extensions.h>
+
+#include "storage.h"
+
+#define BLOCK 4096u
+
+TEE_Result TEE_ReadObjectData(TEE_ObjectHandle object, void *buffer, size_t size, size_t *count)
+{
+	static const char func[] = "TEE_ReadObjectData";
+	static const TEE_Result ok[] = { TEE_ERROR_CORRUPT_OBJECT,
+					 TEE_ERROR_STORAGE_NOT_AVAILABLE };
+	struct tee_obj *o = stor_obj_from_handle(object, func);
+	struct stor_obj *so = stor_of(o);
+	uint8_t *dst = buffer;
+	uint8_t out[24];
+	uint8_t in[16];
+	struct buf_writer w;
+	struct buf_reader r;
+	size_t done = 0;
+	TEE_Result res = TEE_SUCCESS;
+
+	if (!count || (!buffer && size))
+		rt_panic(TEE_ERROR_BAD_PARAMETERS, func);
+	if (!(so->flags & TEE_DATA_FLAG_ACCESS_READ))
+		rt_panic(TEE_ERROR_ACCESS_CONFLICT, func);
+	*count = 0;
+	if (so->corrupt)
+		return TEE_ERROR_CORRUPT_OBJECT;
+	while (done < size) {
+		uint32_t want = size - done < PROTO_STOR_WINDOW ? (uint32_t)(size - done)
+							       : PROTO_STOR_WINDOW;
+		uint32_t got = 0;
+
+		buf_writer_init(&w, out, sizeof(out));
+		buf_put_u32(&w, MSG_STOR_READ);
+		buf_put_u32(&w, so->handle);
+		buf_put_u64(&w, o->data_pos);
+		buf_put_u32(&w, want);
+		res = stor_note(o, stor_call(out, buf_written(&w), in, sizeof(in), &r));
+		if (res)
+			break;
+		buf_get_u32(&r, &got);
+		if (!buf_done(&r) || got > want)
+			rt_panic(TEE_ERROR_COMMUNICATION, func);
+		memcpy(dst + done, stor_bulk(), got);
+		done += got;
+		o->data_pos += got;
+		if (got < want)
+			break;
+	}
+	*count = done;
+	stor_expect(res, ok, sizeof(ok) / sizeof(ok[0]), func);
+	return res;
+}
+
+TEE_Result TEE_WriteObjectData(TEE_ObjectHandle object, const void *buffer, size_t size)
+{
+	static const char func[] = "TEE_WriteObjectData";
+	static const TEE_Result ok[] = { TEE_ERROR_STORAGE_NO_SPACE, TEE_ERROR_OVERFLOW,
+					 TEE_ERROR_CORRUPT_OBJECT,
+					 TEE_ERROR_STORAGE_NOT_AVAILABLE };
+	struct tee_obj *o = stor_obj_from_handle(object, func);
+	struct stor_obj *so = stor_of(o);
+	const uint8_t *src = buffer;
+	uint8_t out[32];
+	uint8_t in[16];
+	struct buf_writer w;
+	struct buf_reader r;
+	uint64_t pos = o->data_pos;
+	size_t done = 0;
+	TEE_Result res = TEE_SUCCESS;
+
+	if (!buffer && size)
+		rt_panic(TEE_ERROR_BAD_PARAMETERS, func);
+	if (!(so->flags & TEE_DATA_FLAG_ACCESS_WRITE))
+		rt_panic(TEE_ERROR_ACCESS_CONFLICT, func);
+	if (so->corrupt)
+		return TEE_ERROR_CORRUPT_OBJECT;
+	if (!size)
+		return TEE_SUCCESS;
+	if (size > TEE_DATA_MAX_POSITION || pos + size > TEE_DATA_MAX_POSITION)
+		return TEE_ERROR_OVERFLOW;
+	if (!stor_window()) {
+		res = TEE_ERROR_STORAGE_NOT_AVAILABLE;
+		goto out;
+	}
+	while (done < size) {
+		size_t n = size - done;
+		uint32_t more = 0;
+
+		if (n > PROTO_STOR_WINDOW) {
+			/* Every piece but the last ends on a block boundary. */
+			n = PROTO_STOR_WINDOW - (pos + done + PROTO_STOR_WINDOW) % BLOCK;
+			more = 1;
+		}
+		memcpy(stor_bulk(), src + done, n);
+		buf_writer_init(&w, out, sizeof(out));
+		buf_put_u32(&w, MSG_STOR_WRITE);
+		buf_put_u32(&w, so->handle);
+		buf_put_u64(&w, pos + done);
+		buf_put_u32(&w, (uint32_t)n);
+		buf_put_u32(&w, more);
+		res = stor_note(o, stor_call(out, buf_written(&w), in, sizeof(in), &r));
+		if (res)
+			goto out;
+		done += n;
+	}
+	o->data_pos = (size_t)(pos + size);
+	if (o->data_pos > o->data_size)
+		o->data_size = o->data_pos;
+out:
+	stor_expect(res, ok, sizeof(ok) / sizeof(ok[0]), func);
+	return res;
+}
+
+TEE_Result TEE_TruncateObjectData(TEE_ObjectHandle object, size_t size)
+{
+	static const char func[] = "TEE_TruncateObjectData";
+	static const TEE_Result ok[] = { TEE_ERROR_STORAGE_NO_SPACE, TEE_ERROR_CORRUPT_OBJECT,
+					 TEE_ERROR_STORAGE_NOT_AVAILABLE };
+	struct tee_obj *o = stor_obj_from_handle(object, func);
+	struct stor_obj *so = stor_of(o);
+	uint8_t out[16];
+	uint8_t in[16];
+	struct buf_writer w;
+	struct buf_reader r;
+	TEE_Result res = TEE_SUCCESS;
+
+	if (!(so->flags & TEE_DATA_FLAG_ACCESS_WRITE))
+		rt_panic(TEE_ERROR_ACCESS_CONFLICT, func);
+	if (so->corrupt)
+		return TEE_ERROR_CORRUPT_OBJECT;
+	if (size > TEE_DATA_MAX_POSITION)
+		return TEE_ERROR_STORAGE_NO_SPACE;
+	buf_writer_init(&w, out, sizeof(out));
+	buf_put_u32(&w, MSG_STOR_TRUNCATE);
+	buf_put_u32(&w, so->handle);
+	buf_put_u64(&w, size);
+	res = stor_note(o, stor_call(out, buf_written(&w), in, sizeof(in), &r));
+	if (!res)
+		o->data_size = size;
+	stor_expect(res, ok, sizeof(ok) / sizeof(ok[0]), func);
+	return res;
+}
+
+TEE_Result TEE_SeekObjectData(TEE_ObjectHandle object, intmax_t offset, TEE_Whence whence)
+{
+	static const char func[] = "TEE_SeekObjectData";
+	static const TEE_Result ok[] = { TEE_ERROR_OVERFLOW, TEE_ERROR_CORRUPT_OBJECT,
+					 TEE_ERROR_STORAGE_NOT_AVAILABLE };
+	struct tee_obj *o = stor_obj_from_handle(object, func);
+	intmax_t base = 0;
+	intmax_t pos = 0;
+	TEE_Result res = TEE_SUCCESS;
+
+	switch (whence) {
+	case TEE_DATA_SEEK_SET:
+		base = 0;
+		break;
+	case TEE_DATA_SEEK_CUR:
+		base = (intmax_t)o->data_pos;
+		break;
+	case TEE_DATA_SEEK_END:
+		res = stor_refresh_size(o);
+		base = (intmax_t)o->data_size;
+		break;
+	default:
+		rt_panic(TEE_ERROR_BAD_PARAMETERS, func);
+	}
+	if (!res && stor_of(o)->corrupt)
+		res = TEE_ERROR_CORRUPT_OBJECT;
+	if (!res && __builtin_add_overflow(base, offset, &pos))
+		res = TEE_ERROR_OVERFLOW;
+	/* Before the start is the start; past TEE_DATA_MAX_POSITION is refused. */
+	if (!res && pos < 0)
+		pos = 0;
+	if (!res && pos > (intmax_t)TEE_DATA_MAX_POSITION)
+		res = TEE_ERROR_OVERFLOW;
+	if (!res)
+		o->data_pos = (size_t)pos;
+	stor_expect(res, ok, sizeof(ok) / sizeof(ok[0]), func);
+	return res;
+}
+
+TEE_Result __GP11_TEE_ReadObjectData(TEE_ObjectHandle object, void *buffer, uint32_t size,
+				     uint32_t *count)
+{
+	size_t n = 0;
+	TEE_Result res = TEE_SUCCESS;
+
+	if (!count)
+		rt_panic(TEE_ERROR_BAD_PARAMETERS, "TEE_ReadObjectData");
+	res = TEE_ReadObjectData(object, buffer, size, &n);
+	*count = (uint32_t)n;
+	return res;
+}
+
+TEE_Result __GP11_TEE_WriteObjectData(TEE_ObjectHandle object, const void *buffer, uint32_t size)
+{
+	return TEE_WriteObjectData(object, buffer, size);
+}
+
+TEE_Result __GP11_TEE_TruncateObjectData(TEE_ObjectHandle object, uint32_t size)
+{
+	return TEE_TruncateObjectData(object, size);
+}
+
+TEE_Result __GP11_TEE_SeekObjectData(TEE_ObjectHandle object, int32_t offset, TEE_Whence whence)
+{
+	return TEE_SeekObjectData(object, offset, whence);
+}
