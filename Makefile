@@ -8,12 +8,15 @@
 
 BUILD ?= build
 BUILD_ASAN ?= build-asan
+BUILD_FUZZ ?= build-fuzz
+FUZZ_SECONDS ?= 60
+FUZZERS := core_client core_instance ta_params teec_result ta_image
 PREFIX ?= /usr/local
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
-DEBIAN_PACKAGES := gcc make cmake pkg-config openssl libssl-dev libseccomp-dev libjson-c-dev python3
+DEBIAN_PACKAGES := gcc make cmake pkg-config openssl libssl-dev libseccomp-dev libjson-c-dev python3 clang libclang-rt-14-dev llvm
 
-.PHONY: all build run test test-plain test-asan install deps clean
+.PHONY: all build run test test-plain test-asan fuzz fuzz-short install deps clean
 
 all: build
 
@@ -52,10 +55,30 @@ test-asan: deps $(BUILD_ASAN)/CMakeCache.txt
 	cmake --build $(BUILD_ASAN) -j$(JOBS)
 	ctest --test-dir $(BUILD_ASAN) --output-on-failure -j$(JOBS)
 
-test: test-plain test-asan
+$(BUILD_FUZZ)/CMakeCache.txt: | deps
+	CC=clang cmake -S . -B $(BUILD_FUZZ) -DCMAKE_BUILD_TYPE=Debug -DSWTEE_FUZZ=ON
+
+# Each libFuzzer harness for FUZZ_SECONDS, from its seed corpus; new inputs
+# go to $(BUILD_FUZZ)/work (copy a crash into tests/fuzz/corpus/<name>/).
+fuzz: deps $(BUILD_FUZZ)/CMakeCache.txt
+	cmake --build $(BUILD_FUZZ) -j$(JOBS) --target fuzzers
+	@set -e; for f in $(FUZZERS); do \
+		mkdir -p $(BUILD_FUZZ)/work/$$f; \
+		echo "fuzz_$$f: $(FUZZ_SECONDS) s"; \
+		$(BUILD_FUZZ)/bin/fuzz_$$f -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
+			-artifact_prefix=$(BUILD_FUZZ)/work/$$f- \
+			$(BUILD_FUZZ)/work/$$f tests/fuzz/corpus/$$f 2>$(BUILD_FUZZ)/work/$$f.log || \
+			{ tail -40 $(BUILD_FUZZ)/work/$$f.log; exit 1; }; \
+		grep -E 'stat::number_of_executed_units|Done' $(BUILD_FUZZ)/work/$$f.log | tail -1; \
+	done
+
+fuzz-short:
+	$(MAKE) fuzz FUZZ_SECONDS=5
+
+test: test-plain test-asan fuzz-short
 
 install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)
 
 clean:
-	rm -rf $(BUILD) $(BUILD_ASAN)
+	rm -rf $(BUILD) $(BUILD_ASAN) $(BUILD_FUZZ)

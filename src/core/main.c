@@ -27,18 +27,6 @@
 extern const unsigned char swtee_ta_pubkey_pem[];
 extern const unsigned int swtee_ta_pubkey_pem_len;
 
-int core_watch(struct core *c, struct endpoint *ep)
-{
-	struct epoll_event ev = { .events = EPOLLIN, .data.ptr = ep };
-
-	return epoll_ctl(c->epfd, EPOLL_CTL_ADD, ep->fd, &ev);
-}
-
-void core_unwatch(struct core *c, struct endpoint *ep)
-{
-	epoll_ctl(c->epfd, EPOLL_CTL_DEL, ep->fd, NULL);
-}
-
 static int listen_on(const char *path, mode_t mode)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };

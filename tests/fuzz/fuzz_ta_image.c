@@ -1,5 +1,5 @@
 /*
- * libFuzzer harness for the TA image verifier and the .ta_head parser. Not part
+ * libFuzzer harness for the TA image verifier and the .ta_head parser.
  * of the build; by hand, from the repository root:
  *
  *   clang -std=c17 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined \
@@ -11,7 +11,7 @@
  *
  * (libFuzzer writes new inputs into the first directory: keep it out of the tree.)
  *
- * The image seeds are signed with the key whose public half is below, so an
+ * The harness is built by tests/fuzz/CMakeLists.txt (see docs/fuzzing.md). The image seeds are signed with the key whose public half is below, so an
  * unmutated seed passes the signature check and reaches the ELF parser inside
  * ta_image_verify. Mutated images reach the ELF parser directly: the bytes
  * after an image-shaped header go to ta_elf_read_head as well.
