@@ -623,7 +623,7 @@ err:
 static TEEC_Result core_open(TEEC_Context *ctx, const TEEC_UUID *uuid, uint32_t login,
 			     uint32_t gid, int *sock, uint32_t *origin)
 {
-	struct swtee_uuid u;
+	struct swtee_uuid u = { { 0 } };
 	uint8_t out[64];
 	uint8_t in[64];
 	struct buf_writer w;

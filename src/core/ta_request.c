@@ -15,7 +15,7 @@
 static void open_ta(struct core *c, struct instance *in, struct buf_reader *r,
 		    struct msg_fds *fds)
 {
-	struct swtee_uuid uuid;
+	struct swtee_uuid uuid = { { 0 } };
 	uint8_t out[16];
 	struct buf_writer w;
 	uint32_t sid = 0;

@@ -151,16 +151,18 @@ static int file_get(struct channel *ch, const char *name, bool create)
 
 static int set_dir(struct channel *ch, const char *dir, bool may_be_absent)
 {
+	char want[PROTO_FS_DIR_LEN + 1];
+
 	if (ch->dirfd >= 0 && !strcmp(ch->dir, dir))
 		return 0;
+	snprintf(want, sizeof(want), "%s", dir); /* dir may be ch->dir */
 	fd_cache_clear(ch);
 	if (ch->dirfd >= 0)
 		close(ch->dirfd);
-	ch->dir[0] = '\0';
-	ch->dirfd = openat(ch->rootfd, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+	snprintf(ch->dir, sizeof(ch->dir), "%s", want);
+	ch->dirfd = openat(ch->rootfd, want, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
 	if (ch->dirfd < 0)
 		return may_be_absent && errno == ENOENT ? 0 : -1;
-	snprintf(ch->dir, sizeof(ch->dir), "%s", dir);
 	return 0;
 }
 
@@ -415,12 +417,11 @@ static void batch(struct channel *ch, const uint8_t *in, size_t n)
 		res = FS_RES_INVAL;
 		goto reply;
 	}
+	/* An absent directory leaves dirfd at -1: only MKDIR works then. */
 	if (set_dir(ch, dir, true)) {
 		res = errno_res(errno);
 		goto reply;
 	}
-	if (ch->dirfd < 0)
-		snprintf(ch->dir, sizeof(ch->dir), "%s", dir); /* for MKDIR */
 	for (i = 0; i < nops; i++) {
 		uint32_t op = 0;
 

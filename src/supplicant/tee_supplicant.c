@@ -119,7 +119,7 @@ static int hello(int sock)
 
 static void load_ta(struct supplicant *s, struct buf_reader *r)
 {
-	struct swtee_uuid uuid;
+	struct swtee_uuid uuid = { { 0 } };
 	char name[SWTEE_UUID_STR_LEN];
 	uint8_t out[16];
 	struct buf_writer w;

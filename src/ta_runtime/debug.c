@@ -261,19 +261,28 @@ void rt_debug_wait(void)
 	notice("debugger attached to pid %d; carrying on", pid);
 }
 
-bool rt_debug_unsandboxed(void *handle)
+int rt_debug_unsandboxed(void *handle)
 {
 	const char *instr = handle ? dlsym(handle, "swtee_ta_instrumented") : NULL;
 
 	if (dbg.selected) {
 		notice("under debug: running without the sandbox");
-		return true;
+		return 1;
 	}
-	if (instr) {
-		notice("instrumented build (%.64s): running without the sandbox", instr);
-		return true;
+	if (!instr)
+		return 0;
+	/*
+	 * The mark is the TA's own word: it may skip the sandbox only when
+	 * whoever started swteed allowed instrumented TAs.
+	 */
+	if (!getenv("SWTEE_ALLOW_INSTRUMENTED_TAS")) {
+		notice("instrumented build (%.64s) refused: it cannot run in the sandbox; allow "
+		       "such TAs with swtee run --allow-instrumented (SWTEE_ALLOW_INSTRUMENTED_TAS=1)",
+		       instr);
+		return -1;
 	}
-	return false;
+	notice("instrumented build (%.64s): running without the sandbox", instr);
+	return 1;
 }
 
 void rt_debug_end(int status)

@@ -109,8 +109,15 @@ static void load(int elf_fd, int level)
 	rt_debug_wait();
 	rt.data_size = prop_data_size();
 	rt_heap_init(rt.data_size);
-	if (rt_debug_unsandboxed(rt.ta.handle))
+	switch (rt_debug_unsandboxed(rt.ta.handle)) {
+	case 1:
 		return;
+	case -1:
+		rt.load_error = "an instrumented TA, not allowed here";
+		return;
+	default:
+		break;
+	}
 	rt.load_error = rt_sandbox_enter(rt.data_size, rt.ta.head->stack_size);
 	if (rt.load_error)
 		log_error("TA %s: %s; refusing to run it", rt.uuid_str, rt.load_error);
@@ -350,7 +357,7 @@ static void ctl_handle(const uint8_t *in, size_t n, struct msg_fds *fds_in)
 {
 	struct msg_fds fds = *fds_in;
 	struct buf_reader r;
-	struct swtee_uuid identity;
+	struct swtee_uuid identity = { { 0 } };
 	uint32_t type = 0;
 	uint32_t id = 0;
 	uint32_t login = 0;
@@ -446,6 +453,8 @@ void rt_instance_main_loaded(int ctl_fd, int elf_fd, int level)
 {
 	rt.ctl_fd = ctl_fd;
 	prctl(PR_SET_NAME, "swtee-ta");
+	if (rt_sandbox_prepare())
+		log_error("cannot compile the TA sandbox; TAs will be refused");
 	load(elf_fd, level);
 	serve();
 }

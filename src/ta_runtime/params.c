@@ -146,6 +146,8 @@ TEE_Result rt_params_in(struct rt_session *s, struct buf_reader *r, const struct
 	}
 	if (!buf_done(r))
 		return TEE_ERROR_BAD_FORMAT;
+	s->op_types = *types;
+	memcpy(s->op_params, params, sizeof(s->op_params));
 	return TEE_SUCCESS;
 }
 

@@ -38,6 +38,9 @@ struct rt_session {
 	bool opened;
 	bool cancel_masked;
 	uint32_t serial; /* of the operation being run */
+	/* Its parameters as the TA received them (for TEE_CheckMemoryAccessRights). */
+	uint32_t op_types;
+	TEE_Param op_params[TEE_NUM_PARAMS];
 	struct rt_shm *shm;
 	size_t nshm;
 	struct rt_session *next;
@@ -119,7 +122,8 @@ int rt_debug_load_path(int elf_fd, char *path, size_t n);
 /* Waits for a debugger to attach when the TA is under debug without wrapper. */
 void rt_debug_wait(void);
 /* True (and logged) when this instance must run without the sandbox. */
-bool rt_debug_unsandboxed(void *handle);
+/* 1: run without the sandbox (debugging, allowed instrumentation); 0: sandbox; -1: refuse. */
+int rt_debug_unsandboxed(void *handle);
 /* Ends the process after a clean destroy: exit handlers only when exec'd. */
 void rt_debug_end(int status) __attribute__((noreturn));
 /* main of `swtee-ta-host --instance ...`, the re-executed instance. */

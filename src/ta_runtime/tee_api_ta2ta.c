@@ -287,7 +287,7 @@ TEE_Result TEE_OpenTASession(const TEE_UUID *destination, uint32_t cancellationR
 			     uint32_t paramTypes, TEE_Param params[TEE_NUM_PARAMS],
 			     TEE_TASessionHandle *session, uint32_t *returnOrigin)
 {
-	struct swtee_uuid u;
+	struct swtee_uuid u = { { 0 } };
 	uint8_t out[32];
 	uint8_t in[64];
 	struct buf_writer w;

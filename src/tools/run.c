@@ -31,6 +31,7 @@ struct run_opts {
 	size_t nta_paths;
 	char debug_ta[1024]; /* comma-separated UUIDs, or "*" */
 	const char *debug_wrapper;
+	bool allow_instrumented; /* TAs built with sanitizers or coverage */
 	int verbose;
 	char **cmd;
 };
@@ -63,6 +64,9 @@ static void run_usage(FILE *f)
 		   "  --debug-wrapper CMD\n"
 		   "                  run the --debug-ta instances under CMD, e.g.\n"
 		   "                  'gdbserver :1234' or 'valgrind --leak-check=full'\n"
+		   "  --allow-instrumented\n"
+		   "                  run TAs built with CFG_TA_SANITIZE or CFG_TA_COVERAGE\n"
+		   "                  (without the sandbox); they are refused otherwise\n"
 		   "  -v              verbose TEE log (repeat for debug)\n");
 }
 
@@ -173,6 +177,7 @@ static int parse(int argc, char **argv, struct run_opts *o)
 		{ "ta-path", required_argument, NULL, 'l' },
 		{ "debug-ta", required_argument, NULL, 'D' },
 		{ "debug-wrapper", required_argument, NULL, 'W' },
+		{ "allow-instrumented", no_argument, NULL, 'I' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -203,6 +208,9 @@ static int parse(int argc, char **argv, struct run_opts *o)
 			break;
 		case 'W':
 			o->debug_wrapper = optarg;
+			break;
+		case 'I':
+			o->allow_instrumented = true;
 			break;
 		case 'v':
 			o->verbose++;
@@ -350,6 +358,8 @@ int swtee_run_main(int argc, char **argv)
 	/* The core's TA instances read these (src/ta_runtime/debug.c). */
 	if (o.debug_ta[0])
 		setenv("SWTEE_DEBUG_TA", o.debug_ta, 1);
+	if (o.allow_instrumented)
+		setenv("SWTEE_ALLOW_INSTRUMENTED_TAS", "1", 1);
 	if (o.debug_wrapper)
 		setenv("SWTEE_DEBUG_WRAPPER", o.debug_wrapper, 1);
 	if (pipe2(pfd, O_CLOEXEC))
@@ -357,8 +367,8 @@ int swtee_run_main(int argc, char **argv)
 	snprintf(fdarg, sizeof(fdarg), "%d", pfd[1]);
 	{
 		char *argv_core[] = { core_bin,	     "-s", sock, "--supplicant-socket", supp_sock,
-				      "--ready-fd", fdarg, o.verbose ? "-v" : "-q",
-				      o.verbose > 1 ? "-v" : NULL, NULL };
+				      "--secure-dir", secure, "--ready-fd", fdarg,
+				      o.verbose ? "-v" : "-q", o.verbose > 1 ? "-v" : NULL, NULL };
 
 		core = start(argv_core, pfd[1], SIGTERM);
 	}

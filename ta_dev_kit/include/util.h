@@ -27,11 +27,11 @@
 #endif
 
 /* v rounded up or down to a multiple of size, a power of two. */
-#define ROUNDUP(v, size) (((v) + ((__typeof__(v))(size) - 1)) & ~((__typeof__(v))(size) - 1))
-#define ROUNDDOWN(v, size) ((v) & ~((__typeof__(v))(size) - 1))
-#define DIV_ROUND_UP(x, y) (((x) + (y) - 1) / (y))
+#define ROUNDUP(v, size) (((v) + ((__typeof__(v))(size)-1)) & ~((__typeof__(v))(size)-1))
+#define ROUNDDOWN(v, size) ((v) & ~((__typeof__(v))(size)-1))
+#define DIV_ROUND_UP(x, y) (((x) + (y)-1) / (y))
 #define IS_POWER_OF_TWO(x) (((x) != 0) && (((x) & (~(x) + 1)) == (x)))
-#define IS_ALIGNED(x, a) (((x) & ((a) - 1)) == 0)
+#define IS_ALIGNED(x, a) (((x) & ((a)-1)) == 0)
 #define IS_ALIGNED_WITH_TYPE(x, type) IS_ALIGNED((uintptr_t)(x), _Alignof(type))
 
 #define BIT32(nr) (UINT32_C(1) << (nr))
@@ -49,7 +49,7 @@
 #define MUL_OVERFLOW(a, b, res) __compiler_mul_overflow((a), (b), (res))
 
 #ifndef container_of
-#define container_of(ptr, type, member) ((type *)((uintptr_t)(ptr) - offsetof(type, member)))
+#define container_of(ptr, type, member) ((type *)((uintptr_t)(ptr)-offsetof(type, member)))
 #endif
 
 #define TO_STR(x) _TO_STR(x)

@@ -50,7 +50,8 @@ run() {
 	ta=$1
 	log=$2
 	shift 2
-	"$SWTEE" run --state "$WORK/state" --ta-path "$ta" -- "$@" 2> "$log" || {
+	# shellcheck disable=SC2086 # RUN_OPTS is a list of options
+	$(asan_preload) "$SWTEE" run ${RUN_OPTS:-} --state "$WORK/state" --ta-path "$ta" -- "$@" 2> "$log" || {
 		rc=$?
 		cat "$log" >&2
 		return $rc
@@ -67,8 +68,16 @@ missing_gp() {
 	done
 }
 
-# Whether the TA host was built with AddressSanitizer (make test-asan).
+# Whether swtee was built with AddressSanitizer (make test-asan).
 host_has_asan() {
-	nm -D "$SWTEE_BUILD/lib/swtee/swtee-ta-host" 2>/dev/null | grep -q ' U __asan_init\| T __asan_init' ||
-		readelf -d "$SWTEE_BUILD/lib/swtee/swtee-ta-host" | grep -q 'libasan'
+	readelf -d "$SWTEE_BUILD/lib/swtee/swtee-ta-host" | grep -q 'libasan'
+}
+
+# In an AddressSanitizer build of swtee, libteec carries the ASan runtime,
+# which must come first in a client built without it: prints the env
+# prefix that preloads it, or nothing.
+asan_preload() {
+	if host_has_asan; then
+		echo "env LD_PRELOAD=$(cc -print-file-name=libasan.so)"
+	fi
 }

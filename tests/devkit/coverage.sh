@@ -3,6 +3,8 @@
 # its objects (or under GCOV_PREFIX), also for a keep-alive TA whose
 # instance ends only with the TEE.
 . "$(dirname "$0")/common.sh"
+# Instrumented TAs run without the sandbox, and only when allowed.
+RUN_OPTS=--allow-instrumented
 
 copy "$SWTEE_SOURCE/tests/devkit/bugs" bugs
 src=$WORK/bugs/ta/bugs_ta.c

@@ -27,7 +27,7 @@ wait_for() {
 
 # 1. The instance waits; gdb attaches by pid, breaks in the TA, sees its source.
 if command -v gdb > /dev/null; then
-	"$SWTEE" run --state "$WORK/state" --ta-path "$WORK/bugs/ta" --debug-ta $UUID -- \
+	$(asan_preload) "$SWTEE" run --state "$WORK/state" --ta-path "$WORK/bugs/ta" --debug-ta $UUID -- \
 		"$client" count > "$WORK/gdb-client.out" 2> "$WORK/gdb-tee.log" &
 	tee_pid=$!
 	wait_for "$WORK/gdb-tee.log" "waits for a debugger" || fail "no instance waits for gdb"
@@ -54,7 +54,7 @@ fi
 # 2. gdbserver as the wrapper: the TA's symbols come through the remote protocol.
 if command -v gdb > /dev/null && command -v gdbserver > /dev/null; then
 	port=$((20000 + $$ % 20000))
-	"$SWTEE" run --state "$WORK/state" --ta-path "$WORK/bugs/ta" --debug-ta $UUID \
+	$(asan_preload) "$SWTEE" run --state "$WORK/state" --ta-path "$WORK/bugs/ta" --debug-ta $UUID \
 		--debug-wrapper "gdbserver --once 127.0.0.1:$port" -- "$client" count \
 		> "$WORK/gs-client.out" 2> "$WORK/gs-tee.log" &
 	tee_pid=$!

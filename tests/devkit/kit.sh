@@ -68,4 +68,95 @@ host_machine=$(readelf -h "$SWTEE_BUILD/lib/swtee/swtee-ta-host" | grep Machine)
 ta_machine=$(readelf -h "$WORK/cross/6b0e2f4e-5a3c-4d1b-9e7f-0c1d2e3f4a5b.elf" | grep Machine)
 [ "$host_machine" = "$ta_machine" ] || fail "CROSS_COMPILE: TA built for '$ta_machine'"
 
+# Every header a TA written for OP-TEE includes, and the C library, compile
+# together without a warning, for GP 1.3 and GP 1.1; OP-TEE-isms a TA uses
+# from tee_internal_api.h alone (__maybe_unused, the log macros) work.
+h=$WORK/headers
+mkdir -p "$h/include"
+printf 'BINARY = 3a4b5c6d-7e8f-4a1b-8c2d-3e4f5a6b7c8d\ninclude $(TA_DEV_KIT_DIR)/mk/ta_dev_kit.mk\n' > "$h/Makefile"
+printf 'global-incdirs-y += include\nsrcs-y += only_core.c all.c\n' > "$h/sub.mk"
+cat > "$h/include/user_ta_header_defines.h" <<'H'
+#include <user_ta_header.h>
+#define TA_UUID { 0x3a4b5c6d, 0x7e8f, 0x4a1b, { 0x8c, 0x2d, 0x3e, 0x4f, 0x5a, 0x6b, 0x7c, 0x8d } }
+#define TA_FLAGS (TA_FLAG_SINGLE_INSTANCE | TA_FLAG_MULTI_SESSION | TA_FLAG_INSTANCE_KEEP_ALIVE)
+#define TA_STACK_SIZE (2 * 1024)
+#define TA_DATA_SIZE (32 * 1024)
+#define TA_VERSION "1.2.3"
+#define TA_DESCRIPTION "all the headers"
+#define TA_CURRENT_TA_EXT_PROPERTIES \
+	{ "myprop.u32", USER_TA_PROP_TYPE_U32, &(const uint32_t){ 42 } },
+H
+cat > "$h/only_core.c" <<'C'
+#include <tee_internal_api.h>
+
+/* As OP-TEE's hello_world: nothing but tee_internal_api.h for these. */
+TEE_Result TA_OpenSessionEntryPoint(uint32_t t, TEE_Param __maybe_unused params[4],
+				    void __maybe_unused **sess)
+{
+	IMSG("open %u", t);
+	DMSG("debug");
+	return TEE_SUCCESS;
+}
+C
+cat > "$h/all.c" <<'C'
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <compiler.h>
+#include <tee_api.h>
+#include <tee_api_defines.h>
+#include <tee_api_defines_extensions.h>
+#include <tee_api_types.h>
+#include <tee_internal_api.h>
+#include <tee_internal_api_extensions.h>
+#include <tee_ta_api.h>
+#include <trace.h>
+#include <trace_levels.h>
+#include <types_ext.h>
+#include <user_ta_header.h>
+#include <utee_defines.h>
+#include <util.h>
+
+static const uint8_t table[TEE_SHA256_HASH_SIZE + TEE_AES_BLOCK_SIZE];
+
+static uint32_t __noinline use(vaddr_t va)
+{
+	uint32_t main_alg = TEE_ALG_GET_MAIN_ALG(TEE_ALG_AES_CBC_NOPAD);
+	size_t n = ROUNDUP(ARRAY_SIZE(table), 64) + MIN(1, 2) + BIT(3);
+	uint32_t sum = 0;
+
+	if (ADD_OVERFLOW(n, (size_t)va, &n))
+		return 0;
+	sum = main_alg + (uint32_t)n + TEE_STORAGE_PRIVATE_REE + TEE_MEMORY_ACCESS_ANY_OWNER;
+	EMSG("%" PRIu32 " %s", sum, strchr("abc", 'b'));
+	FMSG_RAW("raw");
+	MSG("always");
+	return sum;
+}
+
+TEE_Result TA_CreateEntryPoint(void)
+{
+	char *p = malloc(8);
+
+	snprintf(p ? p : (char *)"", p ? 8 : 0, "%d", 1);
+	free(p);
+	return use(0) ? TEE_SUCCESS : TEE_ERROR_GENERIC;
+}
+void TA_DestroyEntryPoint(void)
+{
+}
+void TA_CloseSessionEntryPoint(void __unused *s)
+{
+}
+TEE_Result TA_InvokeCommandEntryPoint(void *s, uint32_t c, uint32_t t, TEE_Param p[4])
+{
+	return TEE_SUCCESS;
+}
+C
+for compat in n y; do
+	make -C "$h" TA_DEV_KIT_DIR="$KIT" CFG_WERROR=y CFG_TEE_TA_LOG_LEVEL=4 \
+		CFG_TA_OPTEE_CORE_API_COMPAT_1_1=$compat O="$WORK/headers-$compat" > "$WORK/headers.log" 2>&1 ||
+		{ cat "$WORK/headers.log"; fail "the headers do not compile cleanly (compat 1.1: $compat)"; }
+done
 echo "PASS: kit features"

@@ -2,6 +2,8 @@
 # CFG_TA_SANITIZE=address,undefined: a TA with a planted use-after-free and
 # a planted undefined shift; the reports name the TA's file and line.
 . "$(dirname "$0")/common.sh"
+# Instrumented TAs run without the sandbox, and only when allowed.
+RUN_OPTS=--allow-instrumented
 
 copy "$SWTEE_SOURCE/tests/devkit/bugs" bugs
 build "$WORK/bugs" CFG_TA_SANITIZE=address,undefined > "$WORK/build" 2>&1 ||

@@ -58,8 +58,6 @@ void xtest_stats_print(FILE *out, const struct xtest_stats *s, size_t size, int 
 		xtest_stats_mib_per_s(s->mean, size));
 	if (verbosity < 1)
 		return;
-	if (lo < s->min)
-		lo = s->min;
 	fprintf(out, "2-sigma interval: %g..%gus (%g..%gMiB/s)\n", lo, hi,
 		xtest_stats_mib_per_s(hi, size), xtest_stats_mib_per_s(lo, size));
 }

@@ -34,8 +34,8 @@ double xtest_stats_mib_per_s(double us, size_t size);
  * with cv = 100 * stddev / mean and MiB/s from the mean. With verbosity
  * >= 1 a second line follows:
  *	2-sigma interval: %g..%gus (%g..%gMiB/s)
- * i.e. mean -/+ 2 stddev (the low end no lower than min), with the MiB/s
- * of the slow end first.
+ * i.e. mean -/+ 2 stddev (the low end may be under min, as OP-TEE prints
+ * it), with the MiB/s of the slow end first.
  */
 void xtest_stats_print(FILE *out, const struct xtest_stats *s, size_t size, int verbosity);
 

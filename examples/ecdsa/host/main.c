@@ -37,7 +37,7 @@ static TEEC_Result invoke(TEEC_Session *sess, uint32_t cmd, TEEC_Operation *op)
 	uint32_t origin = 0;
 	TEEC_Result res = TEEC_InvokeCommand(sess, cmd, op, &origin);
 
-	if (res != TEEC_SUCCESS)
+	if (res != TEEC_SUCCESS && res != TA_SIGNATURE_INVALID)
 		printf("command %u: 0x%08x (origin %u)\n", cmd, res, origin);
 	return res;
 }

@@ -72,8 +72,9 @@ c_string() {
 	name=$1
 	shift
 	printf 'static const char %s[] =\n' "$name"
-	sed -n '/-----BEGIN/,/-----END/p' "$@" | sed 's/.*/\t"&\\n"/'
-	printf '\t;\n\n'
+	# clang-format's layout: continuation lines indented by four spaces
+	cat "$@" | sed -n '/-----BEGIN/,/-----END/p' | sed -e 's/.*/    "&\\n"/' -e '$ s/$/;/'
+	printf '\n'
 }
 
 {

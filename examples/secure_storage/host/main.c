@@ -29,7 +29,8 @@ static TEEC_Result call(TEEC_Session *sess, uint32_t cmd, const void *data, size
 	res = TEEC_InvokeCommand(sess, cmd, &op, &origin);
 	if (out_len)
 		*out_len = op.params[1].tmpref.size;
-	if (res != TEEC_SUCCESS)
+	if (res != TEEC_SUCCESS && res != TEEC_ERROR_SHORT_BUFFER &&
+	    res != TEEC_ERROR_ITEM_NOT_FOUND)
 		printf("command %u: 0x%08x (origin %u)\n", cmd, res, origin);
 	return res;
 }

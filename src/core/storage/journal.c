@@ -31,6 +31,9 @@
 #include "log.h"
 #include "secure.h"
 #include "storage.h"
+#include <time.h>
+static double prof_now(void){struct timespec t;clock_gettime(CLOCK_MONOTONIC,&t);return t.tv_sec*1e6+t.tv_nsec/1e3;}
+double prof[8]; unsigned long prof_n;
 
 #define JNAME "j"
 #define J_MAGIC_HDR 0x484a5753u	 /* "SWJH" */
@@ -713,14 +716,17 @@ TEE_Result txn_commit(struct txn *t)
 		rec_ran = true;
 		goto failed;
 	}
+	{ double a = prof_now();
 	res = fsb_run(&t->b);
+	prof[1] += prof_now() - a; }
 	if (res)
 		goto failed;
-	if (rpmb_update(&s->rpmb, s->keys, seq, tag)) {
+	{ double a = prof_now(); int rr = rpmb_update(&s->rpmb, s->keys, seq, tag); prof[2] += prof_now() - a; prof_n++;
+	if (rr) {
 		store_break(s, TEE_ERROR_STORAGE_NOT_AVAILABLE, "the RPMB slot cannot be written");
 		res = TEE_ERROR_STORAGE_NOT_AVAILABLE;
 		goto out;
-	}
+	} }
 	/* Durable and anchored: now the store in memory follows. */
 	s->seq = seq;
 	memcpy(s->tag, tag, STOR_TAG);

@@ -54,9 +54,11 @@ TEE_Result obj_open(struct stor_entry *e)
 		return TEE_ERROR_OUT_OF_MEMORY;
 	o->ctx = crypt_ctx_new(e->fek);
 	o->ra = malloc((size_t)STOR_RA_BLOCKS * STOR_BLOCK);
-	if (!o->ctx || !o->ra) {
+	o->pend = malloc(STOR_BLOCK);
+	if (!o->ctx || !o->ra || !o->pend) {
 		EVP_CIPHER_CTX_free(o->ctx);
 		free(o->ra);
+		free(o->pend);
 		free(o);
 		return TEE_ERROR_OUT_OF_MEMORY;
 	}
@@ -73,6 +75,8 @@ void obj_close(struct stor_entry *e)
 	EVP_CIPHER_CTX_free(o->ctx);
 	secure_wipe(o->ra, (size_t)STOR_RA_BLOCKS * STOR_BLOCK);
 	free(o->ra);
+	secure_wipe(o->pend, STOR_BLOCK);
+	free(o->pend);
 	free(o->hflags);
 	free(o);
 	e->open = NULL;
@@ -80,8 +84,25 @@ void obj_close(struct stor_entry *e)
 
 void obj_invalidate(struct stor_entry *e)
 {
-	if (e && e->open)
+	if (e && e->open) {
 		e->open->ra_n = 0;
+		e->open->pend_set = false;
+	}
+}
+
+void obj_committed(struct stor_entry *e, bool ok)
+{
+	struct stor_open *o = e ? e->open : NULL;
+
+	if (!o)
+		return;
+	o->ra_n = 0;
+	if (ok && o->pend_set && o->pend_block < map_blocks(e->size)) {
+		memcpy(o->ra, o->pend, block_len(e->size, o->pend_block));
+		o->ra_first = o->pend_block;
+		o->ra_n = 1;
+	}
+	o->pend_set = false;
 }
 
 static TEE_Result corrupt(struct stor_entry *e, uint64_t b)
@@ -337,6 +358,11 @@ static TEE_Result seal_blocks(struct seal_ctx *c, const uint64_t *blocks, size_t
 			goto out;
 		}
 		run_add(c->t, &r, c->w->fid, new_file, b, c->direct && b >= old_n, ct, len);
+		if (i + 1 == nb && c->e && c->e->open && len) {
+			memcpy(c->e->open->pend, plain, len);
+			c->e->open->pend_block = b;
+			c->e->open->pend_set = true;
+		}
 		if (i + 1 == nb || blocks[i + 1] != b + 1) {
 			/* the map takes runs of consecutive blocks */
 			size_t j = i;

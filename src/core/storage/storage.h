@@ -205,6 +205,10 @@ struct stor_open {
 	uint64_t ra_first; /* blocks [ra_first, ra_first + ra_n) are in ra */
 	uint32_t ra_n;
 	uint8_t *ra;
+	/* The last block a pending change sealed: read-ahead once it commits. */
+	uint8_t *pend;
+	uint64_t pend_block;
+	bool pend_set;
 };
 
 #define STOR_RA_BLOCKS 16
@@ -401,6 +405,12 @@ TEE_Result obj_truncate(struct store *s, struct txn *t, struct stor_entry *e,
 			struct stor_entry *w, uint64_t size);
 /* Forgets cached plaintext of e (after it changed). */
 void obj_invalidate(struct stor_entry *e);
+/*
+ * After a transaction that changed e: committed (ok), the last block it
+ * sealed becomes the read-ahead, so that appending in small pieces reads
+ * nothing back; otherwise every cached block goes.
+ */
+void obj_committed(struct stor_entry *e, bool ok);
 /* Seals and stores an attribute blob for the new object w. */
 TEE_Result obj_put_attrs(struct txn *t, struct stor_entry *w, const uint8_t *blob, size_t len);
 TEE_Result obj_get_attrs(struct store *s, struct stor_entry *e, uint8_t *blob);

@@ -29,6 +29,8 @@
 #include "msg.h"
 #include "secure.h"
 #include "storage.h"
+extern double prof[8]; extern unsigned long prof_n;
+static double prof_now(void){struct timespec t;clock_gettime(CLOCK_MONOTONIC,&t);return t.tv_sec*1e6+t.tv_nsec/1e3;}
 
 #define HANDLES_MAX 4096
 #define ACCESS_FLAGS                                                                       \
@@ -323,6 +325,8 @@ static void pending_end(struct worker *w)
 {
 	if (!w->p.active)
 		return;
+	if (!w->p.create)
+		obj_invalidate(w->p.e); /* what it sealed never happened */
 	txn_abort(&w->p.t);
 	entry_free(w->p.w);
 	memset(&w->p, 0, sizeof(w->p));
@@ -344,7 +348,9 @@ static TEE_Result pending_commit(struct worker *w, uint32_t *h)
 		txn_del(&p->t, p->e->fid);
 		txn_remove(&p->t, p->e->fid);
 	}
+	{ double a = prof_now();
 	res = map_finish(s, &p->t, p->create ? NULL : p->e, p->w);
+	prof[4] += prof_now() - a; }
 	if (!res) {
 		txn_put(&p->t, p->w);
 		res = txn_commit(&p->t);
@@ -352,7 +358,7 @@ static TEE_Result pending_commit(struct worker *w, uint32_t *h)
 		txn_abort(&p->t);
 	}
 	if (!p->create)
-		obj_invalidate(p->e);
+		obj_committed(p->e, !res);
 	if (!res && p->create) {
 		e = dir_find_fid(s, fid);
 		res = e ? handle_add(w, e, p->flags, h) : TEE_ERROR_GENERIC;
@@ -608,7 +614,9 @@ static void do_write(struct worker *w, struct buf_reader *r)
 		p->handle = h;
 		txn_begin(&p->t, w->store);
 	}
+	{ double a = prof_now();
 	res = obj_write(w->store, &p->t, p->e, p->w, pos, w->bulk, len);
+	prof[3] += prof_now() - a; }
 	p->next = pos + len;
 	if (res) {
 		struct stor_entry *e = p->e;
@@ -678,7 +686,7 @@ static void change(struct worker *w, uint32_t h, uint32_t need, uint32_t op, uin
 	} else {
 		txn_abort(&t);
 	}
-	obj_invalidate(wh->e);
+	obj_committed(wh->e, !res);
 	res = fix_result(w, wh->e, res);
 	unlock(w);
 	entry_free(d);
@@ -872,7 +880,12 @@ static void do_time_set(struct worker *w, struct buf_reader *r)
 }
 
 /* One request; false when it does not parse (the channel then ends). */
+static bool handle_request2(struct worker *w, const uint8_t *in, size_t n);
 static bool handle_request(struct worker *w, const uint8_t *in, size_t n)
+{
+	double a = prof_now(); bool r = handle_request2(w, in, n); prof[0] += prof_now() - a; return r;
+}
+static bool handle_request2(struct worker *w, const uint8_t *in, size_t n)
 {
 	struct buf_reader r;
 	uint8_t id[PROTO_STOR_ID_MAX];
@@ -1031,6 +1044,8 @@ static void *worker_main(void *arg)
 		}
 	}
 	free(in);
+	if (prof_n) log_error("PROF n=%lu req=%.1f commit_rpc=%.1f rpmb=%.1f objwrite=%.1f mapfin=%.1f (per commit us)", prof_n, prof[0]/prof_n, prof[1]/prof_n, prof[2]/prof_n, prof[3]/prof_n, prof[4]/prof_n);
+	memset(prof, 0, sizeof(prof)); prof_n = 0;
 	worker_release(w);
 	pthread_mutex_lock(&workers_lock);
 	w->done = true;
