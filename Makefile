@@ -14,9 +14,10 @@ FUZZERS := core_client core_instance ta_params teec_result ta_image
 PREFIX ?= /usr/local
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
-DEBIAN_PACKAGES := gcc make cmake pkg-config openssl libssl-dev libseccomp-dev libjson-c-dev python3 clang libclang-rt-14-dev llvm
+DEBIAN_PACKAGES := gcc make cmake pkg-config openssl libssl-dev libseccomp-dev libmbedtls-dev\
+	cppcheck clang-tidy libjson-c-dev python3 clang libclang-rt-14-dev llvm
 
-.PHONY: all build run test test-plain test-asan fuzz fuzz-short install deps clean
+.PHONY: all build run test test-plain test-asan fuzz fuzz-short check install deps clean
 
 all: build
 
@@ -71,6 +72,18 @@ fuzz: deps $(BUILD_FUZZ)/CMakeCache.txt
 			{ tail -40 $(BUILD_FUZZ)/work/$$f.log; exit 1; }; \
 		grep -E 'stat::number_of_executed_units|Done' $(BUILD_FUZZ)/work/$$f.log | tail -1; \
 	done
+
+# Static analysis with the checked-in configurations (.clang-tidy,
+# .cppcheck-suppressions): both must be clean.
+check: build
+	cppcheck --quiet --enable=warning,portability,performance --inline-suppr --std=c11 \
+		-D_GNU_SOURCE -D__x86_64__ -D__linux__ -I src/common -I include -I ta_dev_kit/include \
+		--suppress=missingIncludeSystem --suppressions-list=.cppcheck-suppressions \
+		--error-exitcode=1 src/ tests/ ta/ examples/
+	cmake -S . -B $(BUILD) -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >/dev/null
+	run-clang-tidy -p $(BUILD) -quiet src/ > $(BUILD)/clang-tidy.log 2>&1 || \
+		{ grep -E ': (warning|error):' $(BUILD)/clang-tidy.log | sort -u; exit 1; }
+	@echo "check: cppcheck and clang-tidy are clean"
 
 fuzz-short:
 	$(MAKE) fuzz FUZZ_SECONDS=5

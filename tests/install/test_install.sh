@@ -34,7 +34,10 @@ int main(void)
 }
 C
 pc=$tmp/moved/lib/pkgconfig
-cc -o "$tmp/client" "$tmp/client.c" $(PKG_CONFIG_PATH=$pc pkg-config --cflags --libs teec) \
+# A sanitizer build of libteec needs a client built the same way.
+san=
+ldd "$tmp/moved/lib/libteec.so" | grep -q libasan && san=-fsanitize=address,undefined
+cc $san -o "$tmp/client" "$tmp/client.c" $(PKG_CONFIG_PATH=$pc pkg-config --cflags --libs teec) \
 	-Wl,-rpath,"$tmp/moved/lib"
 "$tmp/moved/bin/swtee" run --state "$tmp/state" -- "$tmp/client"
 echo "install layout and relocation: ok"
