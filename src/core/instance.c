@@ -183,6 +183,17 @@ void instance_zygote_readable(struct core *c)
 		struct instance *inst = instance_by_pid(c, (pid_t)a);
 		char how[96];
 
+		/* A spare that died is replaced before anyone needs it. */
+		for (size_t i = 0; i < c->nspares; i++) {
+			if (c->spares[i].pid != (pid_t)a)
+				continue;
+			close(c->spares[i].fd);
+			memmove(&c->spares[i], &c->spares[i + 1],
+				(c->nspares - i - 1) * sizeof(c->spares[0]));
+			c->nspares--;
+			spares_fill(c);
+			break;
+		}
 		describe_status((int)b, how, sizeof(how));
 		if (inst) {
 			char name[SWTEE_UUID_STR_LEN];
@@ -409,37 +420,46 @@ static struct instance *instance_start(struct core *c, const struct swtee_uuid *
 	*res = supplicant_load_ta(c, uuid, &elf_fd, &flags);
 	if (*res)
 		return NULL;
-	spares_fill(c);
-	if (!c->nspares) {
-		log_error("no TA process can be started (zygote gone?)");
-		*res = TEEC_ERROR_OUT_OF_MEMORY;
-		goto out;
-	}
 	in = calloc(1, sizeof(*in));
 	if (!in) {
 		*res = TEEC_ERROR_OUT_OF_MEMORY;
 		goto out;
 	}
-	/* Take the oldest spare: it is the most likely to be ready. */
 	in->ep.kind = EP_INSTANCE;
-	in->ep.fd = c->spares[0].fd;
 	in->ep.owner = in;
-	in->fork_tag = c->spares[0].fork_tag;
-	in->pid = c->spares[0].pid;
-	memmove(&c->spares[0], &c->spares[1], (c->nspares - 1) * sizeof(c->spares[0]));
-	c->nspares--;
 	in->id = ++c->next_instance;
 	in->uuid = *uuid;
 	in->flags = flags;
-
 	buf_writer_init(&w, out, sizeof(out));
 	buf_put_u32(&w, MSG_CTL_LOAD);
 	buf_put_bytes(&w, uuid->b, sizeof(uuid->b));
 	buf_put_u32(&w, flags);
 	buf_put_u32(&w, in->id);
 	buf_put_u32(&w, (uint32_t)c->log_level);
-	if (core_watch(c, &in->ep) || msg_send(in->ep.fd, out, buf_written(&w), &elf_fd, 1)) {
-		log_error("cannot hand a TA image to a spare process");
+	/*
+	 * Take the oldest spare: it is the most likely to be ready. A spare that
+	 * died meanwhile (the OOM killer, an operator) is dropped for the next.
+	 */
+	for (int tries = 0;; tries++) {
+		spares_fill(c);
+		if (!c->nspares || tries > CORE_SPARES) {
+			log_error("no TA process can be started (zygote gone?)");
+			free(in);
+			in = NULL;
+			*res = TEEC_ERROR_OUT_OF_MEMORY;
+			goto out;
+		}
+		in->ep.fd = c->spares[0].fd;
+		in->fork_tag = c->spares[0].fork_tag;
+		in->pid = c->spares[0].pid;
+		memmove(&c->spares[0], &c->spares[1], (c->nspares - 1) * sizeof(c->spares[0]));
+		c->nspares--;
+		if (!msg_send(in->ep.fd, out, buf_written(&w), &elf_fd, 1))
+			break;
+		log_info("a spare TA process is gone; taking another");
+		close(in->ep.fd);
+	}
+	if (core_watch(c, &in->ep)) {
 		close(in->ep.fd);
 		free(in);
 		in = NULL;
