@@ -25,6 +25,7 @@
 #include <tee_client_api_extensions.h>
 
 #include "buf.h"
+#include "memfd.h"
 #include "msg.h"
 #include "paths.h"
 #include "proto.h"
@@ -43,20 +44,6 @@ static pthread_mutex_t ctx_locks[64] = {
 static pthread_mutex_t *ctx_lock(const TEEC_Context *ctx)
 {
 	return &ctx_locks[(unsigned int)ctx->imp.fd % 64];
-}
-
-static int memfd_sealed(const char *name, size_t size)
-{
-	int fd = memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING);
-
-	if (fd < 0)
-		return -1;
-	if (ftruncate(fd, (off_t)size) ||
-	    fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL)) {
-		close(fd);
-		return -1;
-	}
-	return fd;
 }
 
 TEEC_Result TEEC_InitializeContext(const char *name, TEEC_Context *context)
@@ -118,7 +105,7 @@ TEEC_Result TEEC_AllocateSharedMemory(TEEC_Context *context, TEEC_SharedMemory *
 	if (sharedMem->size > SIZE_MAX / 2)
 		return TEEC_ERROR_OUT_OF_MEMORY;
 	map_size = sharedMem->size < SHM_MIN_MAP ? SHM_MIN_MAP : sharedMem->size;
-	fd = memfd_sealed("teec-shm", map_size);
+	fd = memfd_new_sealed("teec-shm", map_size);
 	if (fd < 0)
 		return TEEC_ERROR_OUT_OF_MEMORY;
 	p = mmap(NULL, map_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
@@ -148,7 +135,7 @@ TEEC_Result TEEC_RegisterSharedMemory(TEEC_Context *context, TEEC_SharedMemory *
 	if (sharedMem->size > SIZE_MAX / 2)
 		return TEEC_ERROR_OUT_OF_MEMORY;
 	map_size = sharedMem->size < SHM_MIN_MAP ? SHM_MIN_MAP : sharedMem->size;
-	fd = memfd_sealed("teec-shadow", map_size);
+	fd = memfd_new_sealed("teec-shadow", map_size);
 	if (fd < 0)
 		return TEEC_ERROR_OUT_OF_MEMORY;
 	p = mmap(NULL, map_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
@@ -257,7 +244,7 @@ static TEEC_Result bounce_reserve(struct teec_session *s, size_t need)
 			return TEEC_ERROR_OUT_OF_MEMORY;
 		size *= 2;
 	}
-	nb.fd = memfd_sealed("teec-bounce", size);
+	nb.fd = memfd_new_sealed("teec-bounce", size);
 	if (nb.fd < 0)
 		return TEEC_ERROR_OUT_OF_MEMORY;
 	nb.map = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, nb.fd, 0);
@@ -605,7 +592,7 @@ static struct teec_session *session_new(void)
 	s->ctl_fd = -1;
 	s->bounce.fd = -1;
 	pthread_mutex_init(&s->call_lock, NULL);
-	s->ctl_fd = memfd_sealed("teec-ctl", sizeof(*s->ctl));
+	s->ctl_fd = memfd_new_sealed("teec-ctl", sizeof(*s->ctl));
 	if (s->ctl_fd < 0)
 		goto err;
 	s->ctl = mmap(NULL, sizeof(*s->ctl), PROT_READ | PROT_WRITE, MAP_SHARED, s->ctl_fd, 0);

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "log.h"
+#include "memfd.h"
 #include "runtime.h"
 
 #define TA2TA_MAX 64
@@ -48,20 +49,6 @@ static struct ta2ta *from_handle(TEE_TASessionHandle h, const char *func)
 	if (i == 0 || i > TA2TA_MAX || !sessions[i - 1])
 		rt_panic(TEE_ERROR_BAD_PARAMETERS, func);
 	return sessions[i - 1];
-}
-
-static int memfd_sealed(const char *name, size_t size)
-{
-	int fd = memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING);
-
-	if (fd < 0)
-		return -1;
-	if (ftruncate(fd, (off_t)size) ||
-	    fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL)) {
-		close(fd);
-		return -1;
-	}
-	return fd;
 }
 
 static void ta2ta_free(struct ta2ta *t)
@@ -94,7 +81,7 @@ static TEE_Result bounce_reserve(struct ta2ta *t, size_t need)
 			return TEE_ERROR_OUT_OF_MEMORY;
 		size *= 2;
 	}
-	fd = memfd_sealed("ta2ta-bounce", size);
+	fd = memfd_new_sealed("ta2ta-bounce", size);
 	if (fd < 0)
 		return TEE_ERROR_OUT_OF_MEMORY;
 	p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
@@ -314,7 +301,7 @@ TEE_Result TEE_OpenTASession(const TEE_UUID *destination, uint32_t cancellationR
 		goto out;
 	t->sock = -1;
 	t->bounce_fd = -1;
-	t->ctl_fd = memfd_sealed("ta2ta-ctl", sizeof(*t->ctl));
+	t->ctl_fd = memfd_new_sealed("ta2ta-ctl", sizeof(*t->ctl));
 	if (t->ctl_fd < 0)
 		goto out;
 	t->ctl = mmap(NULL, sizeof(*t->ctl), PROT_READ | PROT_WRITE, MAP_SHARED, t->ctl_fd, 0);
