@@ -8,7 +8,7 @@
  *     process; a buffer passed to another TA is copied through a bounce
  *     buffer, never mapped, so no block is ever shared and no second heap
  *     (OP-TEE's TA_NO_SHARE_DATA_SIZE) is needed.
- *   - the heap is bounded by TA_DATA_SIZE (ta_heap.c); TEE_Free and
+ *   - the heap is bounded by TA_DATA_SIZE (arena.c); TEE_Free and
  *     TEE_Realloc panic on a pointer the heap did not hand out or freed.
  *
  * TEE_CheckMemoryAccessRights answers from what the runtime knows of the
@@ -35,7 +35,7 @@
 
 #include "log.h"
 #include "runtime.h"
-#include "ta_heap.h"
+#include "arena.h"
 
 #define ELF_RANGES_MAX 16
 #define PERM_R TEE_MEMORY_ACCESS_READ
@@ -85,7 +85,7 @@ static int elf_segments(struct dl_phdr_info *info, size_t size, void *arg)
 	const struct elf_find *f = arg;
 
 	(void)size;
-	if (info->dlpi_addr != f->base || !info->dlpi_name || strcmp(info->dlpi_name, f->name))
+	if (info->dlpi_addr != f->base || !info->dlpi_name || strcmp(info->dlpi_name, f->name) != 0)
 		return 0;
 	for (size_t i = 0; i < info->dlpi_phnum; i++) {
 		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
@@ -148,7 +148,7 @@ static void find_stack(void)
 void rt_heap_init(uint32_t limit)
 {
 	page_size = (size_t)sysconf(_SC_PAGESIZE);
-	if (ta_heap_map(limit))
+	if (rt_arena_map(limit))
 		log_error("TA %s: cannot map a heap of %u bytes; TEE_Malloc will fail", rt.uuid_str,
 			  limit);
 	find_stack();
@@ -229,7 +229,7 @@ static void span_at(uintptr_t a, struct span *sp)
 	consider(&relro, a, sp);
 	for (size_t i = 0; i < n_elf_ranges; i++)
 		consider(&elf_ranges[i], a, sp);
-	ta_heap_range(&heap.start, &heap.end);
+	rt_arena_range(&heap.start, &heap.end);
 	consider(&heap, a, sp);
 	consider(&stack, a, sp);
 	if (sp->r.owner != OWN_UNKNOWN && sp->r.end < sp->end)
@@ -362,8 +362,8 @@ void *TEE_Malloc(size_t size, uint32_t hint)
 		return NULL;
 	}
 	if (!size)
-		return ta_heap_zero_ptr();
-	p = ta_heap_alloc(size);
+		return rt_arena_zero_ptr();
+	p = rt_arena_alloc(size);
 	if (p && fill)
 		memset(p, 0, size);
 	return p;
@@ -376,20 +376,20 @@ void *__GP11_TEE_Malloc(uint32_t size, uint32_t hint)
 
 void TEE_Free(void *buffer)
 {
-	if (!buffer || buffer == ta_heap_zero_ptr())
+	if (!buffer || buffer == rt_arena_zero_ptr())
 		return;
-	ta_heap_free(buffer, "TEE_Free");
+	rt_arena_free(buffer, "TEE_Free");
 }
 
 static void *mem_realloc(void *buffer, size_t size, const char *func)
 {
-	if (!buffer || buffer == ta_heap_zero_ptr())
+	if (!buffer || buffer == rt_arena_zero_ptr())
 		return TEE_Malloc(size, TEE_MALLOC_FILL_ZERO);
 	if (!size) {
-		ta_heap_free(buffer, func);
-		return ta_heap_zero_ptr();
+		rt_arena_free(buffer, func);
+		return rt_arena_zero_ptr();
 	}
-	return ta_heap_resize(buffer, size, func);
+	return rt_arena_resize(buffer, size, func);
 }
 
 void *TEE_Realloc(void *buffer, size_t newSize)

@@ -22,23 +22,40 @@
  * every src/tools/bench_*.c file is built into swtee, so adding a group
  * needs no edit anywhere else. "swtee bench" without a group runs all
  * groups in ascending order, ties broken by name.
+ *
+ * A group that cannot run on this machine (a missing tool, a CPU without
+ * the feature) says why with bench_skip and returns: it is listed as
+ * skipped, with the reason, in the tables and the report, never faked.
+ *
+ * Reports (swtee bench --report DIR, bench_page.c) draw a case named
+ * "<series>/<size>" or "<series>_<size>" (size in bytes, or with a k, K, m
+ * or M suffix) as a point of the curve <series> over buffer sizes, once a
+ * series has three sizes or more: name the cases of a size sweep so.
  */
 #ifndef SWTEE_BENCH_H
 #define SWTEE_BENCH_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include <tee_client_api.h>
 
 #define BENCH_NAME_MAX 64
 #define BENCH_UNIT_MAX 16
+#define BENCH_REASON_MAX 160
+#define BENCH_QUANTILES 19
 
-/* swtee bench [GROUP...] [--json] [--iterations N]: the subcommand. */
+/*
+ * swtee bench [GROUP...] [--json] [--iterations N] [--quick] [--report DIR]
+ *	       [--xtest FILE]... | --compare A.json B.json: the subcommand.
+ */
 int swtee_bench_main(int argc, char **argv);
 
 /* The state of one "swtee bench" run; opaque to groups. */
 struct bench_ctx;
+
+struct bench_result;
 
 struct bench_group {
 	const char *name; /* what the command line selects: "invoke" */
@@ -50,6 +67,21 @@ struct bench_group {
 	 * cases it reported before failing are kept.
 	 */
 	int (*run)(struct bench_ctx *ctx);
+	/*
+	 * Optional: prints the group's results (n of them, in the order
+	 * reported) as a table of its own. Without --json it replaces the
+	 * group's rows in the common table and comes after it. In a run of
+	 * every group (no GROUP named) it comes first, and the summary table
+	 * that ends the run lists the group's rows as well.
+	 */
+	void (*table)(FILE *f, const struct bench_result *const *r, size_t n);
+	/*
+	 * Optional, for the progress line: how many cases run reports, and
+	 * about how many seconds it takes at the default iterations on a
+	 * 2-core VM. 0: not known.
+	 */
+	unsigned int cases;
+	unsigned int seconds;
 };
 
 /*
@@ -86,8 +118,31 @@ struct bench_result {
 	bool has_target;
 	double target; /* the highest acceptable cost ratio */
 	bool has_target_value;
-	double target_value; /* the worst acceptable value, in unit */
+	double target_value;		    /* the worst acceptable value, in unit */
+	bool skipped;			    /* not measured; value is NAN */
+	char skip_reason[BENCH_REASON_MAX]; /* why, for the report */
+	/*
+	 * Optional: how far value may move from run to run, relative to it
+	 * (0.03: 3%). bench_measure sets it from the spread of its blocks;
+	 * swtee bench --compare widens its noise band to it.
+	 */
+	bool has_spread;
+	double spread;
+	/*
+	 * Optional: the distribution of all samples of each side at the
+	 * percentiles bench_quantile_points lists, in quantiles_unit
+	 * (bench_measure: "us" per iteration, which stays right when a group
+	 * turns value into another unit); reports draw it as a latency
+	 * distribution. A side without samples has NAN.
+	 */
+	bool has_quantiles;
+	char quantiles_unit[BENCH_UNIT_MAX];
+	double quantiles[BENCH_QUANTILES];
+	double baseline_quantiles[BENCH_QUANTILES];
 };
+
+/* The percentiles (0..100) of bench_result.quantiles, ascending. */
+extern const double bench_quantile_points[BENCH_QUANTILES];
 
 /*
  * Adds a copy of r to the run's results under the running group's name.
@@ -98,8 +153,36 @@ int bench_report(struct bench_ctx *ctx, const struct bench_result *r);
 /* The run's context to the TEE, initialised before any group runs. */
 TEEC_Context *bench_teec(struct bench_ctx *ctx);
 
-/* The --iterations count, or def when none was given. */
+/*
+ * The --iterations count; else def, or a tenth of it (at least 1) under
+ * --quick.
+ */
 size_t bench_iterations(const struct bench_ctx *ctx, size_t def);
+
+/*
+ * Whether the run is a --quick one (a report's smoke test): a group may
+ * also leave out its longest cases then.
+ */
+bool bench_quick(const struct bench_ctx *ctx);
+
+/*
+ * Reports that the running group cannot run here, and why (a printf
+ * format; the text is cut at BENCH_REASON_MAX): the run lists the group
+ * as skipped. Returns 0, so that a group can end with
+ * "return bench_skip(ctx, ...)"; -1 when out of memory.
+ */
+int bench_skip(struct bench_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/*
+ * Optional: names the case the running group measures next, for the
+ * progress line on the terminal (bench_compare and bench_measure name
+ * theirs). The name is copied.
+ */
+void bench_progress(struct bench_ctx *ctx, const char *case_name);
+
+/* The reported result named name, among the n at r; NULL when none is. */
+const struct bench_result *bench_result_find(const struct bench_result *const *r, size_t n,
+					     const char *name);
 
 /* ---- timing ---- */
 
@@ -165,9 +248,29 @@ struct bench_pair {
  * each block brings its own partner process, the best block is each side
  * at its best placement, which compares. The median and percentiles over
  * all samples, placement costs included, are reported beside it (p50,
- * baseline_p50). Returns 0 or -1.
+ * baseline_p50), with the distribution of each side (quantiles). The
+ * spread is how far the second-best block of either side lies from its
+ * best, relative to it: how much the best could move in another run.
+ * Returns 0 or -1.
  */
 int bench_compare(struct bench_ctx *ctx, const struct bench_pair *p);
+
+/*
+ * bench_compare without the report: measures p the same way and fills r
+ * (unit "us"), for a group that derives its own figures from the times.
+ * Returns 0, or -1 after printing why to stderr.
+ */
+int bench_measure(const struct bench_pair *p, struct bench_result *r);
+
+/*
+ * The loops of the invoke group (bench_invoke.c), for groups that need the
+ * no-op invoke round trip as a reference in their own run: n timed no-op
+ * invokes of the basic test TA on a new session (arg: the TEEC_Context),
+ * and n round trips of libteec's message sizes to a new echo child over a
+ * socketpair (arg: unused).
+ */
+int bench_invoke_nop_loop(void *arg, size_t n, struct bench_samples *s);
+int bench_pingpong_loop(void *arg, size_t n, struct bench_samples *s);
 
 /* Default blocks per side, and the fewest samples a block is cut to. */
 #define BENCH_BLOCKS 10

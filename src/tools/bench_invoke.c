@@ -65,7 +65,7 @@ static TEEC_Result invoke_nop(TEEC_Session *sess, uint32_t *origin)
 }
 
 /* n timed no-op invokes on a session, and so a TA instance, of the block's own. */
-static int invoke_loop(void *arg, size_t n, struct bench_samples *s)
+int bench_invoke_nop_loop(void *arg, size_t n, struct bench_samples *s)
 {
 	TEEC_Context *teec = arg;
 	TEEC_Session sess;
@@ -148,7 +148,7 @@ sys_error:
 }
 
 /* n timed round trips to an echo child of the block's own. */
-static int pingpong_loop(void *arg, size_t n, struct bench_samples *s)
+int bench_pingpong_loop(void *arg, size_t n, struct bench_samples *s)
 {
 	int sv[2] = {-1, -1};
 	pid_t child = -1;
@@ -209,10 +209,10 @@ static int bench_invoke_run(struct bench_ctx *ctx)
 
 	return bench_compare(ctx, &(struct bench_pair){
 				      .name = "invoke",
-				      .run = invoke_loop,
+				      .run = bench_invoke_nop_loop,
 				      .arg = bench_teec(ctx),
 				      .baseline_name = "socketpair_pingpong",
-				      .baseline = pingpong_loop,
+				      .baseline = bench_pingpong_loop,
 				      .baseline_arg = NULL,
 				      .iterations = n,
 				      .warmup = n / 10,

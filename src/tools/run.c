@@ -33,6 +33,7 @@ struct run_opts {
 	const char *debug_wrapper;
 	bool allow_instrumented; /* TAs built with sanitizers or coverage */
 	int verbose;
+	const char *tpm; /* --tpm: "mssim" or "swtpm"; NULL without */
 	char **cmd;
 };
 
@@ -67,6 +68,11 @@ static void run_usage(FILE *f)
 		   "  --allow-instrumented\n"
 		   "                  run TAs built with CFG_TA_SANITIZE or CFG_TA_COVERAGE\n"
 		   "                  (without the sandbox); they are refused otherwise\n"
+		   "  --tpm[=mssim|swtpm]\n"
+		   "                  also start swtee-tpm, the bridge to the firmware TPM,\n"
+		   "                  on Unix sockets, and point CMD's tpm2-tools at it\n"
+		   "                  (TPM2TOOLS_TCTI; SWTEE_TPM_MSSIM_TCTI and\n"
+		   "                  SWTEE_TPM_SWTPM_TCTI name both); see docs/tpm.md\n"
 		   "  -v              verbose TEE log (repeat for debug)\n");
 }
 
@@ -178,6 +184,7 @@ static int parse(int argc, char **argv, struct run_opts *o)
 		{ "debug-ta", required_argument, NULL, 'D' },
 		{ "debug-wrapper", required_argument, NULL, 'W' },
 		{ "allow-instrumented", no_argument, NULL, 'I' },
+		{ "tpm", optional_argument, NULL, 'T' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -212,6 +219,17 @@ static int parse(int argc, char **argv, struct run_opts *o)
 		case 'I':
 			o->allow_instrumented = true;
 			break;
+		case 'T': {
+			/* The optional argument comes only as --tpm=PROTO, in this same word. */
+			const char *eq = strchr(argv[optind - 1], '=');
+
+			o->tpm = eq ? eq + 1 : "mssim";
+			if (strcmp(o->tpm, "mssim") != 0 && strcmp(o->tpm, "swtpm") != 0) {
+				fprintf(stderr, "swtee run: --tpm takes mssim or swtpm\n");
+				return -1;
+			}
+			break;
+		}
 		case 'v':
 			o->verbose++;
 			break;
@@ -280,9 +298,65 @@ static void remove_rundir(const char *dir)
 
 	if (!paths_join(p, sizeof(p), dir, "tee.sock"))
 		unlink(p);
+	/* Left behind only if swtee-tpm did not end cleanly. */
+	for (size_t i = 0; i < 4; i++) {
+		static const char *const tpm[] = {"tpm.mssim", "tpm.mssim.ctrl", "tpm.swtpm",
+						  "tpm.swtpm.ctrl"};
+
+		if (!paths_join(p, sizeof(p), dir, tpm[i]))
+			unlink(p);
+	}
 	if (!paths_join(p, sizeof(p), dir, "supplicant.sock"))
 		unlink(p);
 	rmdir(dir);
+}
+
+/*
+ * --tpm: starts swtee-tpm on Unix sockets in the runtime dir (the TEE must
+ * be up and SWTEE_SOCKET set) and sets the TCTI variables. 0, or -1 with
+ * *pid -1.
+ */
+static int start_tpm(const struct run_opts *o, const char *rundir, pid_t *pid)
+{
+	char bin[SWTEE_PATH_MAX];
+	char mssim[SWTEE_PATH_MAX + 32];
+	char swtpm[SWTEE_PATH_MAX + 32];
+	char tcti[2][SWTEE_PATH_MAX + 32];
+	char fdarg[16];
+	int pfd[2] = {-1, -1};
+	int rc = -1;
+
+	*pid = -1;
+	if (paths_sibling("swtee-tpm", bin, sizeof(bin)) ||
+	    snprintf(mssim, sizeof(mssim), "unix:%s/tpm.mssim", rundir) >= (int)sizeof(mssim) ||
+	    snprintf(swtpm, sizeof(swtpm), "unix:%s/tpm.swtpm", rundir) >= (int)sizeof(swtpm) ||
+	    pipe2(pfd, O_CLOEXEC))
+		return -1;
+	snprintf(fdarg, sizeof(fdarg), "%d", pfd[1]);
+	{
+		char *argv_tpm[] = {bin,   "--mssim",	 mssim, "--swtpm",
+				    swtpm, "--ready-fd", fdarg, o->verbose ? "-v" : "-q",
+				    NULL};
+
+		*pid = start(argv_tpm, pfd[1], SIGTERM);
+	}
+	close(pfd[1]);
+	if (*pid < 0 || wait_ready(*pid, pfd[0], "swtee-tpm")) {
+		*pid = -1;
+		goto out;
+	}
+	if (snprintf(tcti[0], sizeof(tcti[0]), "mssim:path=%s/tpm.mssim", rundir) >=
+		(int)sizeof(tcti[0]) ||
+	    snprintf(tcti[1], sizeof(tcti[1]), "swtpm:path=%s/tpm.swtpm", rundir) >=
+		(int)sizeof(tcti[1]))
+		goto out;
+	setenv("SWTEE_TPM_MSSIM_TCTI", tcti[0], 1);
+	setenv("SWTEE_TPM_SWTPM_TCTI", tcti[1], 1);
+	setenv("TPM2TOOLS_TCTI", tcti[strcmp(o->tpm, "swtpm") == 0 ? 1 : 0], 1);
+	rc = 0;
+out:
+	close(pfd[0]);
+	return rc;
 }
 
 int swtee_run_main(int argc, char **argv)
@@ -304,6 +378,7 @@ int swtee_run_main(int argc, char **argv)
 	const char *tmp = getenv("XDG_RUNTIME_DIR");
 	pid_t core = -1;
 	pid_t supp = -1;
+	pid_t tpm = -1;
 	int pfd[2] = { -1, -1 };
 	int status = 0;
 	int rc = 1;
@@ -400,6 +475,8 @@ int swtee_run_main(int argc, char **argv)
 	setenv("SWTEE_SOCKET", sock, 1);
 	setenv("SWTEE_STATE_DIR", state, 1);
 	setenv("SWTEE_RUN_TA_DIR", scratch, 1);
+	if (o.tpm && start_tpm(&o, rundir, &tpm))
+		goto out;
 	if (getenv("PATH") && asprintf(&path_env, "%s:%s", bindir, getenv("PATH")) > 0)
 		setenv("PATH", path_env, 1);
 	free(path_env);
@@ -428,6 +505,9 @@ out:
 		close(pfd[0]);
 	if (pfd[1] >= 0)
 		close(pfd[1]);
+	/* The TPM bridge first, so that it shuts the TPM down in order. */
+	if (stop(tpm, "swtee-tpm") && rc == 0)
+		rc = 1;
 	/* The core first: the supplicant then ends on its own. */
 	if (stop(core, "swteed") && rc == 0)
 		rc = 1;

@@ -26,9 +26,10 @@ int swtee_status_main(int argc, char **argv)
 	ssize_t n = 0;
 	int fd = -1;
 
-	(void)argv;
+	if (argc > 1 && !strcmp(argv[1], "--properties") && argc <= 3)
+		return swtee_status_props(argc == 3 ? argv[2] : NULL);
 	if (argc > 1) {
-		fprintf(stderr, "usage: swtee status\n");
+		fprintf(stderr, "usage: swtee status [--properties [UUID|FILE.ta]]\n");
 		return 2;
 	}
 	if (paths_default_socket(path, sizeof(path)) || strlen(path) >= sizeof(sa.sun_path))

@@ -8,7 +8,8 @@ trap 'rm -rf "$tmp"' EXIT
 cmake --install "$BUILD" --prefix "$tmp/a" >/dev/null
 for f in bin/swteed bin/tee-supplicant bin/xtest bin/swtee lib/libteec.so lib/libteec.so.2 \
 	lib/pkgconfig/teec.pc include/tee_client_api.h lib/swtee/swtee-ta-host \
-	lib/swtee/ta/5a1f0b7e-3c2d-4e6f-9a81-273b4c5d6e01.ta; do
+	lib/swtee/ta/5a1f0b7e-3c2d-4e6f-9a81-273b4c5d6e01.ta \
+	lib/swtee/ta/02a42f43-d8b7-4a57-aa4d-87bd9b5587cb.ta; do
 	[ -e "$tmp/a/$f" ] || { echo "missing after install: $f"; exit 1; }
 done
 mv "$tmp/a" "$tmp/moved"

@@ -1,71 +1,98 @@
 /*
- * Runs the symmetric Wycheproof test vectors through the GP API of a TA
- * (the crypt test TA, over libteec), never through a host crypto library.
+ * Runs the Wycheproof test vectors through the GP API of a TA (the crypt
+ * test TA, over libteec), never through a host crypto library.
  *
- *	wycheproof DIR [FILE...]
+ *	wycheproof [--symmetric | --asymmetric] DIR [FILE...]
  *
- * DIR holds the Wycheproof JSON files (testvectors_v1 layout); without FILE
- * arguments every file of the symmetric list below runs, and a missing one
- * is a failure. Prints "<file>: N passed, M failed" per file, a failing
- * test's tcId and reason as it goes, and "N passed, M failed" at the end;
- * exits 1 on any failure, 2 when it cannot run at all.
+ * DIR holds the Wycheproof JSON files (testvectors_v1 layout). Without FILE
+ * arguments every file of the chosen set (both without an option) runs, a
+ * missing one is a failure, and so is a file in DIR that neither set knows,
+ * so that a new vector file cannot go unnoticed. Prints
+ * "<file>: N passed, M failed" per file, a failing test's tcId and reason
+ * as it goes, and "N passed, M failed" at the end; exits 1 on any failure,
+ * 2 when it cannot run at all.
  *
- * A test passes when a "valid" vector gives its expected output both ways,
- * an "invalid" one is refused (TEE_AEInit or key allocation NOT_SUPPORTED,
- * a MAC or tag that does not verify, a padding that does not check out),
- * and an "acceptable" one either way, the outcome being reported. Where GP
- * lacks the exact algorithm the runner does the non-cryptographic part and
- * says so in docs/crypto.md: PKCS#5 padding around AES-CBC-NOPAD, zero
- * padding of short XTS tweaks, truncation of MACs shorter than the full one.
+ * A test passes when a "valid" vector gives its expected output (both ways
+ * where there are two) or verifies, an "invalid" one is refused in one of
+ * the ways GP allows (the error codes of docs/crypto.md; a panic of
+ * TEE_DeriveKey, which can return nothing else), and an "acceptable" one
+ * either way, the outcome being printed. The decisions the runner takes
+ * where GP has no exact counterpart are listed in docs/crypto.md.
  */
+#include <dirent.h>
 #include <stdarg.h>
-#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <json-c/json.h>
+#include "wp.h"
 
-#include "crypt_client.h"
-
-static const char *const default_files[] = {
+static const char *const symmetric_files[] = {
     "aes_cbc_pkcs5_test.json", "aes_ccm_test.json",	"aes_cmac_test.json",
     "aes_gcm_test.json",       "aes_xts_test.json",	"hmac_sha1_test.json",
     "hmac_sha224_test.json",   "hmac_sha256_test.json", "hmac_sha384_test.json",
     "hmac_sha512_test.json",   "hmac_sm3_test.json",
 };
 
-enum outcome {
-	OUT_ACCEPTED, /* the vector's output came out (both ways) */
-	OUT_REFUSED,  /* the API refused it in one of the allowed ways */
-	OUT_WRONG,    /* a result that is neither: always a failure */
+static const char *const asymmetric_files[] = {
+    "dsa_2048_224_sha224_p1363_test.json",
+    "dsa_2048_256_sha256_p1363_test.json",
+    "ecdh_secp224r1_ecpoint_test.json",
+    "ecdh_secp256r1_ecpoint_test.json",
+    "ecdh_secp384r1_ecpoint_test.json",
+    "ecdh_secp521r1_ecpoint_test.json",
+    "ecdsa_secp192r1_sha256_p1363_test.json",
+    "ecdsa_secp224r1_sha224_p1363_test.json",
+    "ecdsa_secp256r1_sha256_p1363_test.json",
+    "ecdsa_secp384r1_sha384_p1363_test.json",
+    "ecdsa_secp521r1_sha512_p1363_test.json",
+    "ed25519_test.json",
+    "hkdf_sha1_test.json",
+    "hkdf_sha256_test.json",
+    "hkdf_sha384_test.json",
+    "hkdf_sha512_test.json",
+    "pbkdf2_hmacsha1_test.json",
+    "pbkdf2_hmacsha256_test.json",
+    "pbkdf2_hmacsha512_test.json",
+    "rsa_oaep_2048_sha1_mgf1sha1_test.json",
+    "rsa_oaep_2048_sha256_mgf1sha256_test.json",
+    "rsa_oaep_2048_sha512_mgf1sha512_test.json",
+    "rsa_pkcs1_2048_test.json",
+    "rsa_pss_2048_sha1_mgf1_20_test.json",
+    "rsa_pss_2048_sha256_mgf1_32_test.json",
+    "rsa_pss_2048_sha384_mgf1_48_test.json",
+    "rsa_signature_2048_sha256_test.json",
+    "rsa_signature_2048_sha384_test.json",
+    "rsa_signature_2048_sha512_test.json",
+    "x25519_test.json",
 };
 
-struct bytes {
-	uint8_t *p;
-	size_t n;
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+/* The test types, by a group's "type". */
+static const struct {
+	const char *type;
+	wp_run_fn run;
+} kinds[] = {
+    {"IndCpaTest", wp_ind_cpa},
+    {"AeadTest", wp_aead},
+    {"MacTest", wp_mac},
+    {"DsaP1363Verify", wp_dsa},
+    {"EcdsaP1363Verify", wp_ecdsa},
+    {"EddsaVerify", wp_eddsa},
+    {"RsassaPkcs1Verify", wp_rsa_pkcs1_verify},
+    {"RsassaPssVerify", wp_rsa_pss_verify},
+    {"RsaesOaepDecrypt", wp_rsa_oaep},
+    {"RsaesPkcs1Decrypt", wp_rsa_pkcs1_decrypt},
+    {"EcdhEcpointTest", wp_ecdh},
+    {"XdhComp", wp_xdh},
+    {"HkdfTest", wp_hkdf},
+    {"PbkdfTest", wp_pbkdf2},
 };
 
-struct test {
-	TEEC_Context *ctx;
-	TEEC_Session *s;
-	const char *file;
-	long tc_id;
-	char why[200]; /* for OUT_WRONG */
-};
+/* ---- helpers (wp.h) ---- */
 
-/* The parameters a group fixes. */
-struct group {
-	uint32_t alg;
-	uint32_t key_type;
-	int key_bits;
-	int tag_bits;
-	int iv_bits;
-};
-
-static void why(struct test *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void why(struct test *t, const char *fmt, ...)
+void why(struct test *t, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -74,15 +101,14 @@ static void why(struct test *t, const char *fmt, ...)
 	va_end(ap);
 }
 
-static void bytes_free(struct bytes *b)
+void bytes_free(struct bytes *b)
 {
 	free(b->p);
 	b->p = NULL;
 	b->n = 0;
 }
 
-/* The hex string member name of o as bytes; false if absent or malformed. */
-static bool get_hex(json_object *o, const char *name, struct bytes *b)
+bool get_hex(json_object *o, const char *name, struct bytes *b)
 {
 	json_object *v = NULL;
 	const char *h = NULL;
@@ -112,7 +138,7 @@ static bool get_hex(json_object *o, const char *name, struct bytes *b)
 	return true;
 }
 
-static int get_int(json_object *o, const char *name)
+int get_int(json_object *o, const char *name)
 {
 	json_object *v = NULL;
 
@@ -121,7 +147,7 @@ static int get_int(json_object *o, const char *name)
 	return json_object_get_int(v);
 }
 
-static const char *get_str(json_object *o, const char *name)
+const char *get_str(json_object *o, const char *name)
 {
 	json_object *v = NULL;
 
@@ -130,8 +156,16 @@ static const char *get_str(json_object *o, const char *name)
 	return json_object_get_string(v);
 }
 
-/* After a TA panic: a new session, so the next test starts clean. */
-static void check_dead(struct test *t, TEEC_Result res)
+json_object *get_obj(json_object *o, const char *name)
+{
+	json_object *v = NULL;
+
+	if (!json_object_object_get_ex(o, name, &v) || !json_object_is_type(v, json_type_object))
+		return NULL;
+	return v;
+}
+
+void check_dead(struct test *t, TEEC_Result res)
 {
 	if (res != TEEC_ERROR_TARGET_DEAD)
 		return;
@@ -140,375 +174,89 @@ static void check_dead(struct test *t, TEEC_Result res)
 		fprintf(stderr, "wycheproof: cannot reopen the crypt TA session\n");
 }
 
-/*
- * The verdict on a vector from its two directions. Encryption is accepted
- * when it reproduces the vector's output and refused when the API refused
- * the parameters or the output differs (as for a vector whose tag or
- * padding was altered); decryption is accepted when it gives the message
- * back and refused when the API refused it.
- */
-static enum outcome combine(enum outcome enc, enum outcome dec)
+uint32_t hash_alg(const char *name)
 {
-	if (enc == OUT_WRONG || dec == OUT_WRONG)
-		return OUT_WRONG;
-	if (dec == OUT_REFUSED)
-		return OUT_REFUSED;
-	if (enc == OUT_ACCEPTED)
-		return OUT_ACCEPTED;
-	/* Decryption took what encryption would not have produced. */
-	return OUT_WRONG;
+	static const struct {
+		const char *name;
+		uint32_t alg;
+	} hashes[] = {
+	    {"SHA-1", TEE_ALG_SHA1},	    {"SHA-224", TEE_ALG_SHA224},
+	    {"SHA-256", TEE_ALG_SHA256},    {"SHA-384", TEE_ALG_SHA384},
+	    {"SHA-512", TEE_ALG_SHA512},    {"SHA3-224", TEE_ALG_SHA3_224},
+	    {"SHA3-256", TEE_ALG_SHA3_256}, {"SHA3-384", TEE_ALG_SHA3_384},
+	    {"SHA3-512", TEE_ALG_SHA3_512},
+	};
+
+	for (size_t i = 0; i < N(hashes); i++)
+		if (!strcmp(hashes[i].name, name))
+			return hashes[i].alg;
+	return 0;
 }
 
-/* A transient secret key object; NOT_SUPPORTED for a size the type lacks. */
-static TEEC_Result make_key(struct test *t, uint32_t type, const struct bytes *k, uint32_t *obj)
+void ta_release(struct test *t, TEEC_Result res, uint32_t op, uint32_t obj1, uint32_t obj2)
 {
-	TEEC_Result res = cc_secret_key(t->s, type, k->p, k->n, obj);
-
 	check_dead(t, res);
-	return res;
+	if (res == TEEC_ERROR_TARGET_DEAD)
+		return;
+	cc_free_obj(t->s, obj1);
+	cc_free_obj(t->s, obj2);
+	cc_free_op(t->s, op);
 }
 
-/* ---- IndCpaTest: AES-CBC-PKCS5, AES-XTS ---- */
-
-static enum outcome cipher_once(struct test *t, const struct group *g, bool enc,
-				const struct bytes *key, const uint8_t *iv, size_t iv_len,
-				const uint8_t *in, size_t len, uint8_t *out, size_t *out_len)
+bool ta_digest(struct test *t, uint32_t hash, const struct bytes *msg, uint8_t *out, size_t *len)
 {
-	bool xts = g->alg == TEE_ALG_AES_XTS;
-	size_t half = xts ? key->n / 2 : key->n;
-	struct bytes k1 = {key->p, half};
-	struct bytes k2 = {key->p + half, half};
+	static const uint8_t none[1];
 	uint32_t op = 0;
-	uint32_t o1 = 0;
-	uint32_t o2 = 0;
-	TEEC_Result res = cc_alloc_op(t->s, g->alg, enc ? TEE_MODE_ENCRYPT : TEE_MODE_DECRYPT,
-				      (uint32_t)key->n * 8, &op);
-	enum outcome oc = OUT_WRONG;
+	TEEC_Result res = cc_alloc_op(t->s, hash, TEE_MODE_DIGEST, 0, &op);
 
-	if (res == TEEC_ERROR_NOT_SUPPORTED)
-		return OUT_REFUSED;
+	if (!res)
+		res = cc_digest_final(t->s, op, msg->n ? msg->p : none, msg->n, out, len);
+	ta_release(t, res, op, 0, 0);
+	if (res)
+		why(t, "digest 0x%08x: 0x%08x", hash, res);
+	return res == TEEC_SUCCESS;
+}
+
+enum outcome ta_verify(struct test *t, uint32_t alg, uint32_t type, uint32_t bits,
+		       const struct cc_attr *key, size_t nkey, const struct cc_attr *params,
+		       size_t nparams, const uint8_t *digest, size_t dlen, const struct bytes *sig)
+{
+	static const uint8_t none[1];
+	enum outcome oc = OUT_WRONG;
+	uint32_t op = 0;
+	uint32_t k = 0;
+	TEEC_Result res = cc_alloc_op(t->s, alg, TEE_MODE_VERIFY, bits, &op);
+
 	if (res) {
 		why(t, "TEE_AllocateOperation: 0x%08x", res);
 		goto out;
 	}
-	res = make_key(t, TEE_TYPE_AES, &k1, &o1);
-	if (!res && xts)
-		res = make_key(t, TEE_TYPE_AES, &k2, &o2);
-	if (res == TEEC_ERROR_NOT_SUPPORTED || res == TEEC_ERROR_BAD_PARAMETERS) {
-		oc = OUT_REFUSED;
-		goto out;
-	}
-	if (!res)
-		res = xts ? cc_set_key2(t->s, op, o1, o2) : cc_set_key(t->s, op, o1);
-	if (!res)
-		res = cc_cipher_init(t->s, op, iv, iv_len);
-	if (!res)
-		res = cc_cipher_final(t->s, op, in, len, out, out_len);
+	res = cc_key(t->s, type, bits, key, nkey, &k);
 	if (res) {
-		why(t, "%s: 0x%08x", enc ? "encryption" : "decryption", res);
+		why(t, "the public key: 0x%08x", res);
 		goto out;
 	}
-	oc = OUT_ACCEPTED;
-out:
-	check_dead(t, res);
-	if (res != TEEC_ERROR_TARGET_DEAD) {
-		cc_free_obj(t->s, o1);
-		cc_free_obj(t->s, o2);
-		cc_free_op(t->s, op);
-	}
-	return oc;
-}
-
-static enum outcome run_ind_cpa(struct test *t, const struct group *g, json_object *tc)
-{
-	struct bytes key, iv, msg, ct;
-	uint8_t tweak[16] = {0};
-	const uint8_t *ivp = NULL;
-	size_t iv_len = 0;
-	uint8_t *buf = NULL;
-	uint8_t *out = NULL;
-	size_t n = 0;
-	size_t padded = 0;
-	enum outcome enc = OUT_WRONG;
-	enum outcome dec = OUT_WRONG;
-	bool xts = g->alg == TEE_ALG_AES_XTS;
-
-	if (!get_hex(tc, "key", &key) | !get_hex(tc, "iv", &iv) | !get_hex(tc, "msg", &msg) |
-	    !get_hex(tc, "ct", &ct)) {
-		why(t, "malformed test");
-		goto out;
-	}
-	ivp = iv.p;
-	iv_len = iv.n;
-	/* XTS: the tweak is the data unit number, zero-padded to a block. */
-	if (xts) {
-		if (iv.n > sizeof(tweak)) {
-			enc = dec = OUT_REFUSED;
-			goto out;
-		}
-		memcpy(tweak, iv.p, iv.n);
-		ivp = tweak;
-		iv_len = sizeof(tweak);
-	}
-	padded = xts ? msg.n : (msg.n / 16 + 1) * 16;
-	buf = calloc(1, padded + ct.n + 32);
-	out = calloc(1, padded + ct.n + 32);
-	if (!buf || !out) {
-		why(t, "out of memory");
-		goto out;
-	}
-	/* Encryption: PKCS#5 padding here, AES-CBC-NOPAD in the TA */
-	if (msg.n)
-		memcpy(buf, msg.p, msg.n);
-	if (!xts)
-		memset(buf + msg.n, (int)(padded - msg.n), padded - msg.n);
-	n = padded + 32;
-	enc = cipher_once(t, g, true, &key, ivp, iv_len, buf, padded, out, &n);
-	if (enc == OUT_ACCEPTED && (n != ct.n || memcmp(out, ct.p, n)))
-		enc = OUT_REFUSED;
-	/* Decryption, then the padding checked here */
-	if (!xts && ct.n % 16) {
-		dec = OUT_REFUSED;
-		goto out;
-	}
-	n = ct.n + 32;
-	dec = cipher_once(t, g, false, &key, ivp, iv_len, ct.p, ct.n, out, &n);
-	if (dec != OUT_ACCEPTED)
-		goto out;
-	if (!xts) {
-		uint8_t pad = n ? out[n - 1] : 0;
-		bool ok = pad >= 1 && pad <= 16 && pad <= n;
-
-		for (size_t i = 0; ok && i < pad; i++)
-			ok = out[n - 1 - i] == pad;
-		if (!ok) {
-			dec = OUT_REFUSED;
-			goto out;
-		}
-		n -= pad;
-	}
-	if (n != msg.n || (n && memcmp(out, msg.p, n))) {
-		dec = OUT_WRONG;
-		why(t, "decryption differs from the message");
-	}
-out:
-	free(buf);
-	free(out);
-	bytes_free(&key);
-	bytes_free(&iv);
-	bytes_free(&msg);
-	bytes_free(&ct);
-	return combine(enc, dec);
-}
-
-/* ---- AeadTest: AES-GCM, AES-CCM ---- */
-
-/*
- * One AE pass: TEE_AEInit, the AAD, the final call. *tag is output for
- * encryption. Returns OUT_REFUSED for NOT_SUPPORTED (init) or MAC_INVALID.
- */
-static enum outcome ae_once(struct test *t, const struct group *g, bool enc,
-			    const struct bytes *key, const struct bytes *iv,
-			    const struct bytes *aad, const uint8_t *in, size_t len, uint8_t *out,
-			    size_t *out_len, uint8_t *tag, size_t *tag_len)
-{
-	uint32_t op = 0;
-	uint32_t k = 0;
-	TEEC_Result res = cc_alloc_op(t->s, g->alg, enc ? TEE_MODE_ENCRYPT : TEE_MODE_DECRYPT,
-				      (uint32_t)key->n * 8, &op);
-	enum outcome oc = OUT_WRONG;
-
-	if (res == TEEC_ERROR_NOT_SUPPORTED)
-		return OUT_REFUSED;
+	res = cc_set_key(t->s, op, k);
 	if (res) {
-		why(t, "TEE_AllocateOperation: 0x%08x", res);
+		why(t, "TEE_SetOperationKey: 0x%08x", res);
 		goto out;
 	}
-	res = make_key(t, TEE_TYPE_AES, key, &k);
-	if (res == TEEC_ERROR_NOT_SUPPORTED || res == TEEC_ERROR_BAD_PARAMETERS) {
+	res = cc_asym_verify(t->s, op, params, nparams, dlen ? digest : none, dlen,
+			     sig->n ? sig->p : none, sig->n);
+	if (res == TEEC_SUCCESS)
+		oc = OUT_ACCEPTED;
+	else if (res == TEE_ERROR_SIGNATURE_INVALID)
 		oc = OUT_REFUSED;
-		goto out;
-	}
-	if (!res)
-		res = cc_set_key(t->s, op, k);
-	if (!res) {
-		/* A zero-length nonce still travels as a (zero-length) buffer. */
-		static const uint8_t none[1];
-
-		res = cc_ae_init(t->s, op, iv->n ? iv->p : none, iv->n, (uint32_t)g->tag_bits,
-				 (uint32_t)aad->n, (uint32_t)len);
-		if (res == TEEC_ERROR_NOT_SUPPORTED) {
-			oc = OUT_REFUSED;
-			goto out;
-		}
-	}
-	if (!res && aad->n)
-		res = cc_ae_aad(t->s, op, aad->p, aad->n);
-	if (!res && enc)
-		res = cc_ae_enc_final(t->s, op, in, len, out, out_len, tag, tag_len);
-	else if (!res)
-		res = cc_ae_dec_final(t->s, op, in, len, out, out_len, tag, *tag_len);
-	if (!enc && res == TEE_ERROR_MAC_INVALID) {
-		oc = OUT_REFUSED;
-		if (*out_len) {
-			oc = OUT_WRONG;
-			why(t, "MAC_INVALID with %zu bytes of output", *out_len);
-		}
-		goto out;
-	}
-	if (res) {
-		why(t, "%s: 0x%08x", enc ? "encryption" : "decryption", res);
-		goto out;
-	}
-	oc = OUT_ACCEPTED;
+	else
+		why(t, "TEE_AsymmetricVerifyDigest: 0x%08x", res);
+	if (res == TEE_ERROR_SIGNATURE_INVALID)
+		res = TEEC_SUCCESS;
 out:
-	check_dead(t, res);
-	if (res != TEEC_ERROR_TARGET_DEAD) {
-		cc_free_obj(t->s, k);
-		cc_free_op(t->s, op);
-	}
-	return oc;
-}
-
-static enum outcome run_aead(struct test *t, const struct group *g, json_object *tc)
-{
-	struct bytes key, iv, aad, msg, ct, tag;
-	uint8_t *out = NULL;
-	uint8_t otag[16];
-	size_t n = 0;
-	size_t tl = sizeof(otag);
-	enum outcome enc = OUT_WRONG;
-	enum outcome dec = OUT_WRONG;
-
-	if (!get_hex(tc, "key", &key) | !get_hex(tc, "iv", &iv) | !get_hex(tc, "aad", &aad) |
-	    !get_hex(tc, "msg", &msg) | !get_hex(tc, "ct", &ct) | !get_hex(tc, "tag", &tag)) {
-		why(t, "malformed test");
-		goto out;
-	}
-	out = calloc(1, msg.n + ct.n + 16);
-	if (!out) {
-		why(t, "out of memory");
-		goto out;
-	}
-	/* Encryption gives ct and tag, or is refused at TEE_AEInit */
-	n = msg.n + 16;
-	enc = ae_once(t, g, true, &key, &iv, &aad, msg.p, msg.n, out, &n, otag, &tl);
-	if (enc == OUT_ACCEPTED &&
-	    (n != ct.n || (n && memcmp(out, ct.p, n)) || tl != tag.n || memcmp(otag, tag.p, tl)))
-		enc = OUT_REFUSED;
-	/* Decryption: the plaintext, or MAC_INVALID with nothing released */
-	n = ct.n + 16;
-	tl = tag.n;
-	dec = ae_once(t, g, false, &key, &iv, &aad, ct.p, ct.n, out, &n, tag.p, &tl);
-	if (dec == OUT_ACCEPTED && (n != msg.n || (n && memcmp(out, msg.p, n)))) {
-		dec = OUT_WRONG;
-		why(t, "decryption differs from the message");
-	}
-out:
-	free(out);
-	bytes_free(&key);
-	bytes_free(&iv);
-	bytes_free(&aad);
-	bytes_free(&msg);
-	bytes_free(&ct);
-	bytes_free(&tag);
-	return combine(enc, dec);
-}
-
-/* ---- MacTest: AES-CMAC, HMAC ---- */
-
-static enum outcome run_mac(struct test *t, const struct group *g, json_object *tc)
-{
-	struct bytes key, msg, tag;
-	uint8_t mac[64];
-	size_t n = sizeof(mac);
-	uint32_t op = 0;
-	uint32_t k = 0;
-	TEEC_Result res = TEEC_ERROR_GENERIC;
-	enum outcome oc = OUT_WRONG;
-
-	if (!get_hex(tc, "key", &key) | !get_hex(tc, "msg", &msg) | !get_hex(tc, "tag", &tag)) {
-		why(t, "malformed test");
-		goto done;
-	}
-	res = cc_alloc_op(t->s, g->alg, TEE_MODE_MAC, (uint32_t)key.n * 8, &op);
-	if (res == TEEC_ERROR_NOT_SUPPORTED) {
-		/* A key size the algorithm does not have */
-		oc = OUT_REFUSED;
-		goto done;
-	}
-	if (!res)
-		res = make_key(t, g->key_type, &key, &k);
-	if (res == TEEC_ERROR_NOT_SUPPORTED || res == TEEC_ERROR_BAD_PARAMETERS) {
-		oc = OUT_REFUSED;
-		goto out;
-	}
-	if (!res)
-		res = cc_set_key(t->s, op, k);
-	if (!res)
-		res = cc_mac_init(t->s, op, NULL, 0);
-	if (res) {
-		why(t, "setting up the MAC: 0x%08x", res);
-		goto out;
-	}
-	res = cc_mac_compute(t->s, op, msg.p, msg.n, mac, &n);
-	if (res) {
-		why(t, "TEE_MACComputeFinal: 0x%08x", res);
-		goto out;
-	}
-	if (tag.n == n) {
-		/* Full length: TEE_MACCompareFinal decides, and must agree */
-		res = cc_mac_init(t->s, op, NULL, 0);
-		if (!res)
-			res = cc_mac_compare(t->s, op, msg.p, msg.n, tag.p, tag.n);
-		if (res == TEEC_SUCCESS && !memcmp(mac, tag.p, n))
-			oc = OUT_ACCEPTED;
-		else if (res == TEE_ERROR_MAC_INVALID && memcmp(mac, tag.p, n))
-			oc = OUT_REFUSED;
-		else
-			why(t, "TEE_MACCompareFinal 0x%08x disagrees with the computed MAC", res);
-		if (res == TEE_ERROR_MAC_INVALID)
-			res = TEEC_SUCCESS;
-	} else if (tag.n < n) {
-		/* Truncated MAC: GP compares full MACs only, the truncation is ours */
-		oc = memcmp(mac, tag.p, tag.n) ? OUT_REFUSED : OUT_ACCEPTED;
-	} else {
-		oc = OUT_REFUSED;
-	}
-out:
-	check_dead(t, res);
-	if (res != TEEC_ERROR_TARGET_DEAD) {
-		cc_free_obj(t->s, k);
-		cc_free_op(t->s, op);
-	}
-done:
-	bytes_free(&key);
-	bytes_free(&msg);
-	bytes_free(&tag);
+	ta_release(t, res, op, k, 0);
 	return oc;
 }
 
 /* ---- files ---- */
-
-struct alg_name {
-	const char *name;
-	uint32_t alg;
-	uint32_t key_type;
-};
-
-static const struct alg_name alg_names[] = {
-    {"AES-CBC-PKCS5", TEE_ALG_AES_CBC_NOPAD, TEE_TYPE_AES},
-    {"AES-XTS", TEE_ALG_AES_XTS, TEE_TYPE_AES},
-    {"AES-GCM", TEE_ALG_AES_GCM, TEE_TYPE_AES},
-    {"AES-CCM", TEE_ALG_AES_CCM, TEE_TYPE_AES},
-    {"AES-CMAC", TEE_ALG_AES_CMAC, TEE_TYPE_AES},
-    {"HMACSHA1", TEE_ALG_HMAC_SHA1, TEE_TYPE_HMAC_SHA1},
-    {"HMACSHA224", TEE_ALG_HMAC_SHA224, TEE_TYPE_HMAC_SHA224},
-    {"HMACSHA256", TEE_ALG_HMAC_SHA256, TEE_TYPE_HMAC_SHA256},
-    {"HMACSHA384", TEE_ALG_HMAC_SHA384, TEE_TYPE_HMAC_SHA384},
-    {"HMACSHA512", TEE_ALG_HMAC_SHA512, TEE_TYPE_HMAC_SHA512},
-    {"HMACSM3", TEE_ALG_HMAC_SM3, TEE_TYPE_HMAC_SM3},
-};
 
 /* Runs one file; false when it cannot be run at all. */
 static bool run_file(TEEC_Context *ctx, TEEC_Session *s, const char *dir, const char *file,
@@ -517,8 +265,6 @@ static bool run_file(TEEC_Context *ctx, TEEC_Session *s, const char *dir, const 
 	char path[4096];
 	json_object *root = NULL;
 	json_object *groups = NULL;
-	const char *alg = NULL;
-	const struct alg_name *an = NULL;
 	struct test t = {.ctx = ctx, .s = s, .file = file};
 	unsigned long ok = 0;
 	unsigned long bad = 0;
@@ -534,28 +280,22 @@ static bool run_file(TEEC_Context *ctx, TEEC_Session *s, const char *dir, const 
 		json_object_put(root);
 		return false;
 	}
-	alg = get_str(root, "algorithm");
-	for (size_t i = 0; i < sizeof(alg_names) / sizeof(alg_names[0]); i++)
-		if (!strcmp(alg_names[i].name, alg))
-			an = &alg_names[i];
-	if (!an) {
-		fprintf(stderr, "wycheproof: %s: algorithm \"%s\" is not symmetric or not known\n",
-			file, alg);
-		json_object_put(root);
-		return false;
-	}
+	t.algorithm = get_str(root, "algorithm");
 	for (size_t gi = 0; gi < json_object_array_length(groups); gi++) {
 		json_object *go = json_object_array_get_idx(groups, gi);
 		json_object *tests = NULL;
 		const char *type = get_str(go, "type");
-		struct group g = {
-		    .alg = an->alg,
-		    .key_type = an->key_type,
-		    .key_bits = get_int(go, "keySize"),
-		    .tag_bits = get_int(go, "tagSize"),
-		    .iv_bits = get_int(go, "ivSize"),
-		};
+		wp_run_fn run = NULL;
 
+		for (size_t i = 0; i < N(kinds); i++)
+			if (!strcmp(kinds[i].type, type))
+				run = kinds[i].run;
+		if (!run) {
+			fprintf(stderr, "wycheproof: %s: test type \"%s\" is not known\n", file,
+				type);
+			json_object_put(root);
+			return false;
+		}
 		if (!json_object_object_get_ex(go, "tests", &tests))
 			continue;
 		for (size_t ti = 0; ti < json_object_array_length(tests); ti++) {
@@ -566,14 +306,7 @@ static bool run_file(TEEC_Context *ctx, TEEC_Session *s, const char *dir, const 
 
 			t.tc_id = get_int(tc, "tcId");
 			t.why[0] = 0;
-			if (!strcmp(type, "IndCpaTest"))
-				oc = run_ind_cpa(&t, &g, tc);
-			else if (!strcmp(type, "AeadTest"))
-				oc = run_aead(&t, &g, tc);
-			else if (!strcmp(type, "MacTest"))
-				oc = run_mac(&t, &g, tc);
-			else
-				why(&t, "test type %s not handled", type);
+			oc = run(&t, go, tc);
 			if (!strcmp(result, "valid"))
 				pass = oc == OUT_ACCEPTED;
 			else if (!strcmp(result, "invalid"))
@@ -581,8 +314,9 @@ static bool run_file(TEEC_Context *ctx, TEEC_Session *s, const char *dir, const 
 			else if (!strcmp(result, "acceptable"))
 				pass = oc != OUT_WRONG;
 			if (!strcmp(result, "acceptable") && pass)
-				printf("  %s tcId %ld (acceptable): %s\n", file, t.tc_id,
-				       oc == OUT_ACCEPTED ? "accepted" : "refused");
+				printf("  %s tcId %ld (acceptable): %s%s%s\n", file, t.tc_id,
+				       oc == OUT_ACCEPTED ? "accepted" : "refused",
+				       t.why[0] ? ": " : "", t.why);
 			if (pass) {
 				ok++;
 				continue;
@@ -603,6 +337,41 @@ static bool run_file(TEEC_Context *ctx, TEEC_Session *s, const char *dir, const 
 	return true;
 }
 
+static bool listed(const char *const *list, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(list[i], name))
+			return true;
+	return false;
+}
+
+/* False when DIR has a vector file neither list knows. */
+static bool all_known(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e = NULL;
+	bool ok = true;
+
+	if (!d) {
+		fprintf(stderr, "wycheproof: cannot list %s\n", dir);
+		return false;
+	}
+	while ((e = readdir(d))) {
+		size_t len = strlen(e->d_name);
+
+		if (len < 5 || strcmp(e->d_name + len - 5, ".json"))
+			continue;
+		if (!listed(symmetric_files, N(symmetric_files), e->d_name) &&
+		    !listed(asymmetric_files, N(asymmetric_files), e->d_name)) {
+			fprintf(stderr, "wycheproof: %s/%s is not run by this runner\n", dir,
+				e->d_name);
+			ok = false;
+		}
+	}
+	closedir(d);
+	return ok;
+}
+
 int main(int argc, char **argv)
 {
 	TEEC_Context ctx;
@@ -610,12 +379,24 @@ int main(int argc, char **argv)
 	unsigned long passed = 0;
 	unsigned long failed = 0;
 	bool broken = false;
+	bool sym = true;
+	bool asym = true;
+	const char *dir = NULL;
+	int first = 1;
 	TEEC_Result res = TEEC_ERROR_GENERIC;
 
-	if (argc < 2) {
-		fprintf(stderr, "usage: wycheproof DIR [FILE...]\n");
+	if (argc > 1 && !strcmp(argv[1], "--symmetric")) {
+		asym = false;
+		first++;
+	} else if (argc > 1 && !strcmp(argv[1], "--asymmetric")) {
+		sym = false;
+		first++;
+	}
+	if (argc <= first) {
+		fprintf(stderr, "usage: wycheproof [--symmetric | --asymmetric] DIR [FILE...]\n");
 		return 2;
 	}
+	dir = argv[first];
 	res = TEEC_InitializeContext(NULL, &ctx);
 	if (res) {
 		fprintf(stderr, "wycheproof: TEEC_InitializeContext: 0x%08x\n", res);
@@ -627,12 +408,15 @@ int main(int argc, char **argv)
 		TEEC_FinalizeContext(&ctx);
 		return 2;
 	}
-	if (argc > 2) {
-		for (int i = 2; i < argc; i++)
-			broken |= !run_file(&ctx, &s, argv[1], argv[i], &passed, &failed);
+	if (argc > first + 1) {
+		for (int i = first + 1; i < argc; i++)
+			broken |= !run_file(&ctx, &s, dir, argv[i], &passed, &failed);
 	} else {
-		for (size_t i = 0; i < sizeof(default_files) / sizeof(default_files[0]); i++)
-			broken |= !run_file(&ctx, &s, argv[1], default_files[i], &passed, &failed);
+		broken |= !all_known(dir);
+		for (size_t i = 0; sym && i < N(symmetric_files); i++)
+			broken |= !run_file(&ctx, &s, dir, symmetric_files[i], &passed, &failed);
+		for (size_t i = 0; asym && i < N(asymmetric_files); i++)
+			broken |= !run_file(&ctx, &s, dir, asymmetric_files[i], &passed, &failed);
 	}
 	TEEC_CloseSession(&s);
 	TEEC_FinalizeContext(&ctx);

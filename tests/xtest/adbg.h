@@ -98,7 +98,8 @@ int xtest_level(void);
 
 /*
  * Attaches a measured figure to the running case, for the --json report
- * ("figures"). Not printed. Ignored when no case is running.
+ * ("figures", with the innermost open subcase). Not printed. Ignored when
+ * no case is running.
  */
 void xtest_report_figure(const char *name, const char *unit, double value);
 

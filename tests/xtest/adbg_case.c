@@ -274,6 +274,7 @@ void xtest_report_figure(const char *name, const char *unit, double value)
 	f->name = adbg_strdup(name ? name : "");
 	f->unit = adbg_strdup(unit ? unit : "");
 	f->value = value;
+	f->subcase = c->current != &c->root ? c->current : NULL;
 out:
 	pthread_mutex_unlock(&adbg_lock);
 }

@@ -38,6 +38,8 @@ struct adbg_figure {
 	char *name;
 	char *unit;
 	double value;
+	/* The innermost subcase open when it was reported; NULL: the case itself. */
+	const struct adbg_subcase *subcase;
 };
 
 enum adbg_result {

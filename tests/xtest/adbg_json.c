@@ -1,24 +1,32 @@
 /*
- * The --json report (a swtee extension):
+ * The --json report (a swtee extension), for CI systems that should not
+ * parse the text; tests/report/xtest.schema.json is its schema:
  *
- * {"suites": [{"suite": "regression", "cases": [
+ * {"format": "swtee-xtest/1", "level": 0,
+ *  "suites": [{"suite": "regression", "cases": [
  *   {"id": "regression_1001", "title": "...", "result": "OK|FAILED|SKIPPED",
  *    "skip_reason": "..." (SKIPPED only), "first_error": "file:line" (FAILED only),
  *    "duration_ms": 1.234, "checks": N, "failed_checks": N,
  *    "subcases": [{"id": "regression_1001.1", "title": "...", "result": "OK|FAILED",
+ *                  "checks": N, "failed_checks": N,
  *                  "first_error": "file:line" (FAILED only)}, ...],
- *    "figures": [{"name": "...", "unit": "...", "value": 1.5}, ...]}, ...]}, ...],
+ *    "figures": [{"name": "...", "unit": "...", "value": 1.5,
+ *                 "subcase": "regression_1001.1" (when reported inside one)}, ...]},
+ *   ...]}, ...],
  *  "summary": {"passed": N, "failed": N, "skipped": N}}
  *
  * Subcases are listed flat in the order they began, nested ones included.
  * Strings are escaped, invalid UTF-8 becomes U+FFFD and non-finite figures
- * become null, so the file is always valid JSON.
+ * become null, so the file is always valid JSON. It is written beside its
+ * place and renamed into it: a reader never sees half of it.
  */
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "adbg_int.h"
 
@@ -113,6 +121,8 @@ static void adbg_json_subcases(FILE *f, const struct adbg_subcase *s, bool *firs
 		fputs(", \"title\": ", f);
 		adbg_json_str(f, child->title);
 		fprintf(f, ", \"result\": \"%s\"", child->failed_checks ? "FAILED" : "OK");
+		fprintf(f, ", \"checks\": %zu, \"failed_checks\": %zu", child->checks,
+			child->failed_checks);
 		if (child->failed_checks)
 			adbg_json_location(f, &child->first);
 		fputc('}', f);
@@ -153,6 +163,10 @@ static void adbg_json_case(FILE *f, const struct adbg_case *c)
 		adbg_json_str(f, c->figures[i].unit);
 		fputs(", \"value\": ", f);
 		adbg_json_num(f, c->figures[i].value);
+		if (c->figures[i].subcase) {
+			fputs(", \"subcase\": ", f);
+			adbg_json_str(f, c->figures[i].subcase->name);
+		}
 		fputc('}', f);
 	}
 	fputs("]}", f);
@@ -166,13 +180,21 @@ bool adbg_json_write(const char *path, const struct adbg_suite_result *suites, s
 	size_t s = 0;
 	size_t i = 0;
 	bool ok = false;
-	FILE *f = fopen(path, "w");
+	char *tmp = NULL;
+	FILE *f = NULL;
 
-	if (!f) {
-		fprintf(stderr, "xtest: cannot write %s: %s\n", path, strerror(errno));
+	if (asprintf(&tmp, "%s.tmp", path) < 0) {
+		fprintf(stderr, "xtest: out of memory\n");
 		return false;
 	}
-	fputs("{\"suites\": [", f);
+	f = fopen(tmp, "we");
+	if (!f) {
+		fprintf(stderr, "xtest: cannot write %s: %s\n", tmp, strerror(errno));
+		free(tmp);
+		return false;
+	}
+	fprintf(f, "{\"format\": \"swtee-xtest/1\", \"level\": %d,\n \"suites\": [",
+		xtest_level());
 	for (s = 0; s < n_suites; s++) {
 		const struct adbg_suite_result *res = &suites[s];
 
@@ -193,7 +215,14 @@ bool adbg_json_write(const char *path, const struct adbg_suite_result *suites, s
 	ok = !ferror(f);
 	if (fclose(f) != 0)
 		ok = false;
+	if (ok && rename(tmp, path) != 0) {
+		fprintf(stderr, "xtest: cannot write %s: %s\n", path, strerror(errno));
+		ok = false;
+	} else if (!ok) {
+		fprintf(stderr, "xtest: error writing %s\n", tmp);
+	}
 	if (!ok)
-		fprintf(stderr, "xtest: error writing %s\n", path);
+		unlink(tmp);
+	free(tmp);
 	return ok;
 }

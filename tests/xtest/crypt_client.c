@@ -482,3 +482,131 @@ TEEC_Result cc_secret_key(TEEC_Session *s, uint32_t type, const void *key, size_
 	}
 	return res;
 }
+
+/* ASYM_* and GP11_ASYM: v0 = (op, b), m1 = attributes, m2 = in, m3 = out or in. */
+static TEEC_Result asym(TEEC_Session *s, uint32_t cmd, uint32_t op, uint32_t b,
+			const struct cc_attr *attrs, size_t n, const void *p, size_t len, void *o,
+			size_t *o_len, bool o_in)
+{
+	struct cc_call c;
+	TEEC_Result res = TEEC_ERROR_OUT_OF_MEMORY;
+	size_t alen = 0;
+	uint8_t *abuf = attrs_pack(attrs, n, &alen);
+
+	if (!abuf)
+		return res;
+	call_init(&c);
+	v(&c, 0, op, b, TEEC_VALUE_INPUT);
+	if (alen)
+		in(&c, 1, abuf, alen);
+	in(&c, 2, p, len);
+	if (o_in)
+		in(&c, 3, o, *o_len);
+	else
+		out(&c, 3, o, *o_len);
+	res = run(s, cmd, &c);
+	if (!o_in)
+		out_len(&c, 3, o_len);
+	free(abuf);
+	return res;
+}
+
+TEEC_Result cc_asym_encrypt(TEEC_Session *s, uint32_t op, const struct cc_attr *attrs, size_t n,
+			    const void *p, size_t len, void *o, size_t *o_len)
+{
+	return asym(s, TA_CRYPT_CMD_ASYM_ENCRYPT, op, 0, attrs, n, p, len, o, o_len, false);
+}
+
+TEEC_Result cc_asym_decrypt(TEEC_Session *s, uint32_t op, const struct cc_attr *attrs, size_t n,
+			    const void *p, size_t len, void *o, size_t *o_len)
+{
+	return asym(s, TA_CRYPT_CMD_ASYM_DECRYPT, op, 0, attrs, n, p, len, o, o_len, false);
+}
+
+TEEC_Result cc_asym_sign(TEEC_Session *s, uint32_t op, const struct cc_attr *attrs, size_t n,
+			 const void *digest, size_t len, void *sig, size_t *sig_len)
+{
+	return asym(s, TA_CRYPT_CMD_ASYM_SIGN, op, 0, attrs, n, digest, len, sig, sig_len, false);
+}
+
+TEEC_Result cc_asym_verify(TEEC_Session *s, uint32_t op, const struct cc_attr *attrs, size_t n,
+			   const void *digest, size_t len, const void *sig, size_t sig_len)
+{
+	return asym(s, TA_CRYPT_CMD_ASYM_VERIFY, op, 0, attrs, n, digest, len, (void *)sig,
+		    &sig_len, true);
+}
+
+TEEC_Result cc_gp11_asym(TEEC_Session *s, uint32_t cmd, uint32_t op, const struct cc_attr *attrs,
+			 size_t n, const void *p, size_t len, void *o, size_t *o_len)
+{
+	return asym(s, TA_CRYPT_CMD_GP11_ASYM, op, cmd, attrs, n, p, len, o, o_len,
+		    cmd == TA_CRYPT_CMD_ASYM_VERIFY);
+}
+
+TEEC_Result cc_derive_key(TEEC_Session *s, uint32_t op, uint32_t derived, struct cc_attr *attrs,
+			  size_t n)
+{
+	struct cc_call c;
+	TEEC_Result res = TEEC_ERROR_OUT_OF_MEMORY;
+	size_t alen = 0;
+	size_t off = 0;
+	uint8_t *abuf = attrs_pack(attrs, n, &alen);
+
+	if (!abuf)
+		return res;
+	call_init(&c);
+	v(&c, 0, op, derived, TEEC_VALUE_INPUT);
+	if (alen) {
+		c.t[1] = TEEC_MEMREF_TEMP_INOUT;
+		c.op.params[1].tmpref.buffer = abuf;
+		c.op.params[1].tmpref.size = alen;
+	}
+	res = run(s, TA_CRYPT_CMD_DERIVE_KEY, &c);
+	/* What TEE_DeriveKey wrote into an output attribute comes back. */
+	for (size_t i = 0; res == TEEC_SUCCESS && i < n; i++) {
+		off += 12;
+		if (attrs[i].id & TEE_ATTR_FLAG_VALUE)
+			continue;
+		if (attrs[i].id == TEE_ATTR_SM2_KEP_CONFIRMATION_OUT && attrs[i].len)
+			memcpy((void *)attrs[i].buf, abuf + off, attrs[i].len);
+		off += (attrs[i].len + 3) & ~3UL;
+	}
+	free(abuf);
+	return res;
+}
+
+TEEC_Result cc_gp11_derive_key(TEEC_Session *s, uint32_t op, uint32_t derived,
+			       const struct cc_attr *attrs, size_t n)
+{
+	struct cc_call c;
+	TEEC_Result res = TEEC_ERROR_OUT_OF_MEMORY;
+	size_t alen = 0;
+	uint8_t *abuf = attrs_pack(attrs, n, &alen);
+
+	if (!abuf)
+		return res;
+	call_init(&c);
+	v(&c, 0, op, TA_CRYPT_CMD_DERIVE_KEY, TEEC_VALUE_INPUT);
+	if (alen)
+		in(&c, 1, abuf, alen);
+	v(&c, 2, derived, 0, TEEC_VALUE_INPUT);
+	res = run(s, TA_CRYPT_CMD_GP11_ASYM, &c);
+	free(abuf);
+	return res;
+}
+
+TEEC_Result cc_key(TEEC_Session *s, uint32_t type, uint32_t max_size, const struct cc_attr *attrs,
+		   size_t n, uint32_t *obj)
+{
+	TEEC_Result res = cc_alloc_obj(s, type, max_size, obj);
+
+	if (res)
+		return res;
+	res = cc_populate(s, *obj, attrs, n);
+	if (res) {
+		if (res != TEEC_ERROR_TARGET_DEAD)
+			cc_free_obj(s, *obj);
+		*obj = 0;
+	}
+	return res;
+}

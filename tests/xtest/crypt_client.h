@@ -106,6 +106,34 @@ TEEC_Result cc_init_attr(TEEC_Session *s, uint32_t id, int value);
 TEEC_Result cc_secret_key(TEEC_Session *s, uint32_t type, const void *key, size_t len,
 			  uint32_t *obj);
 
+/* An object of type (maximum size max_size) populated with attrs. */
+TEEC_Result cc_key(TEEC_Session *s, uint32_t type, uint32_t max_size, const struct cc_attr *attrs,
+		   size_t n, uint32_t *obj);
+
+/* Asymmetric operations with the operation's attributes (attrs may be NULL, n 0). */
+TEEC_Result cc_asym_encrypt(TEEC_Session *s, uint32_t op, const struct cc_attr *attrs, size_t n,
+			    const void *in, size_t len, void *out, size_t *out_len);
+TEEC_Result cc_asym_decrypt(TEEC_Session *s, uint32_t op, const struct cc_attr *attrs, size_t n,
+			    const void *in, size_t len, void *out, size_t *out_len);
+TEEC_Result cc_asym_sign(TEEC_Session *s, uint32_t op, const struct cc_attr *attrs, size_t n,
+			 const void *digest, size_t len, void *sig, size_t *sig_len);
+TEEC_Result cc_asym_verify(TEEC_Session *s, uint32_t op, const struct cc_attr *attrs, size_t n,
+			   const void *digest, size_t len, const void *sig, size_t sig_len);
+/*
+ * TEE_DeriveKey into derived. The bytes of a TEE_ATTR_SM2_KEP_CONFIRMATION_OUT
+ * attribute are written back to its (writable) buffer.
+ */
+TEEC_Result cc_derive_key(TEEC_Session *s, uint32_t op, uint32_t derived, struct cc_attr *attrs,
+			  size_t n);
+/*
+ * The __GP11_ forms: cmd is TA_CRYPT_CMD_ASYM_*; for VERIFY, out is the
+ * signature (*out_len its length) and is not written.
+ */
+TEEC_Result cc_gp11_asym(TEEC_Session *s, uint32_t cmd, uint32_t op, const struct cc_attr *attrs,
+			 size_t n, const void *in, size_t len, void *out, size_t *out_len);
+TEEC_Result cc_gp11_derive_key(TEEC_Session *s, uint32_t op, uint32_t derived,
+			       const struct cc_attr *attrs, size_t n);
+
 /* Any command with up to two values: v0 = (a, b), v1 = (c, d). */
 TEEC_Result cc_invoke_values(TEEC_Session *s, uint32_t cmd, uint32_t a, uint32_t b, uint32_t c,
 			     uint32_t d);

@@ -1464,10 +1464,11 @@ static void object_basics(ADBG_Case_t *c, TEEC_Session *s)
 		ADBG_EXPECT(c, 8, n);
 		cc_free_obj(s, obj2);
 	}
-	/* Asymmetric key generation is not there yet */
+	/* An asymmetric key pair (4007 generates every type) */
 	if (ADBG_EXPECT_TEEC_SUCCESS(c, cc_alloc_obj(s, TEE_TYPE_RSA_KEYPAIR, 2048, &obj2))) {
-		ADBG_EXPECT_TEEC_RESULT(c, TEEC_ERROR_NOT_SUPPORTED,
-					cc_generate_key(s, obj2, 2048, NULL, 0));
+		ADBG_EXPECT_TEEC_SUCCESS(c, cc_generate_key(s, obj2, 512, NULL, 0));
+		if (ADBG_EXPECT_TEEC_SUCCESS(c, cc_obj_info(s, obj2, &info, 0)))
+			ADBG_EXPECT(c, 512, info.object_size);
 		cc_free_obj(s, obj2);
 	}
 	/* Not extractable: the secret part may no longer be read */
@@ -1537,6 +1538,9 @@ static void object_panics(ADBG_Case_t *c, TEEC_Session *s)
 	if (ADBG_EXPECT_TEEC_SUCCESS(c, cc_alloc_obj(s, TEE_TYPE_AES, 128, &obj)) &&
 	    ADBG_EXPECT_TEEC_SUCCESS(c, cc_generate_key(s, obj, 128, NULL, 0)))
 		expect_panic(c, s, cc_generate_key(s, obj, 128, NULL, 0));
+	/* A public key type has nothing to generate */
+	if (ADBG_EXPECT_TEEC_SUCCESS(c, cc_alloc_obj(s, TEE_TYPE_RSA_PUBLIC_KEY, 512, &obj)))
+		expect_panic(c, s, cc_generate_key(s, obj, 512, NULL, 0));
 	/* Copy: from an uninitialised object, between types, into an initialised one */
 	if (ADBG_EXPECT_TEEC_SUCCESS(c, cc_alloc_obj(s, TEE_TYPE_AES, 128, &obj)) &&
 	    ADBG_EXPECT_TEEC_SUCCESS(c, cc_alloc_obj(s, TEE_TYPE_AES, 128, &obj2)))
@@ -1559,6 +1563,36 @@ static void object_panics(ADBG_Case_t *c, TEEC_Session *s)
 	ADBG_EXPECT_TEEC_SUCCESS(c, cc_reset_obj(s, 0));
 	ADBG_EXPECT_TEEC_SUCCESS(c, cc_free_op(s, 0));
 	expect_panic(c, s, cc_invoke_values(s, TA_CRYPT_CMD_GP11_FREE_OPERATION, 0, 0, 0, 0));
+}
+
+/* The curve TEE_IsAlgorithmSupported wants with an ECC algorithm. */
+static uint32_t element_of(uint32_t alg)
+{
+	switch (alg) {
+	case TEE_ALG_ECDSA_SHA1:
+		return TEE_ECC_CURVE_NIST_P192;
+	case __OPTEE_ALG_ECDSA_P224:
+		return TEE_ECC_CURVE_NIST_P224;
+	case TEE_ALG_ECDSA_SHA256:
+		return TEE_ECC_CURVE_NIST_P256;
+	case TEE_ALG_ECDSA_SHA3_384:
+	case TEE_ALG_ECDH_DERIVE_SHARED_SECRET:
+		return TEE_ECC_CURVE_NIST_P384;
+	case TEE_ALG_ECDSA_SHA512:
+	case __OPTEE_ALG_ECDH_P521:
+		return TEE_ECC_CURVE_NIST_P521;
+	case TEE_ALG_ED25519:
+	case TEE_ALG_X25519:
+	case TEE_ALG_ED448:
+	case TEE_ALG_X448:
+		return TEE_ECC_CURVE_25519;
+	case TEE_ALG_SM2_DSA_SM3:
+	case TEE_ALG_SM2_PKE:
+	case TEE_ALG_SM2_KEP:
+		return TEE_ECC_CURVE_SM2;
+	default:
+		return TEE_CRYPTO_ELEMENT_NONE;
+	}
 }
 
 /* TEE_IsAlgorithmSupported agrees with TEE_AllocateOperation. */
@@ -1617,17 +1651,58 @@ static void algorithm_support(ADBG_Case_t *c, TEEC_Session *s)
 	    {TEE_ALG_HMAC_SHA3_256, TEE_MODE_MAC, 256, true},
 	    {TEE_ALG_HMAC_SHA3_384, TEE_MODE_MAC, 384, true},
 	    {TEE_ALG_HMAC_SHA3_512, TEE_MODE_MAC, 512, true},
-	    /* Not (yet) supported: both must say so */
+	    {TEE_ALG_RSAES_PKCS1_V1_5, TEE_MODE_ENCRYPT, 2048, true},
+	    {TEE_ALG_RSAES_PKCS1_OAEP_MGF1_MD5, TEE_MODE_DECRYPT, 2048, true},
+	    {TEE_ALG_RSAES_PKCS1_OAEP_MGF1_SHA1, TEE_MODE_DECRYPT, 2048, true},
+	    {TEE_ALG_RSAES_PKCS1_OAEP_MGF1_SHA224, TEE_MODE_DECRYPT, 2048, true},
+	    {TEE_ALG_RSAES_PKCS1_OAEP_MGF1_SHA256, TEE_MODE_DECRYPT, 2048, true},
+	    {TEE_ALG_RSAES_PKCS1_OAEP_MGF1_SHA384, TEE_MODE_DECRYPT, 2048, true},
+	    {TEE_ALG_RSAES_PKCS1_OAEP_MGF1_SHA512, TEE_MODE_DECRYPT, 2048, true},
+	    {TEE_ALG_RSAES_PKCS1_OAEP_MGF1_SHA3_256, TEE_MODE_ENCRYPT, 2048, true},
+	    {TEE_ALG_RSA_NOPAD, TEE_MODE_ENCRYPT, 1024, true},
+	    {TEE_ALG_RSASSA_PKCS1_V1_5, TEE_MODE_SIGN, 2048, true},
+	    {TEE_ALG_RSASSA_PKCS1_V1_5_MD5, TEE_MODE_SIGN, 2048, true},
+	    {TEE_ALG_RSASSA_PKCS1_V1_5_SHA1, TEE_MODE_VERIFY, 2048, true},
+	    {TEE_ALG_RSASSA_PKCS1_V1_5_SHA256, TEE_MODE_SIGN, 2048, true},
+	    {TEE_ALG_RSASSA_PKCS1_V1_5_SHA3_512, TEE_MODE_SIGN, 2048, true},
+	    {TEE_ALG_RSASSA_PKCS1_PSS_MGF1_MD5, TEE_MODE_SIGN, 2048, true},
+	    {TEE_ALG_RSASSA_PKCS1_PSS_MGF1_SHA512, TEE_MODE_VERIFY, 4096, true},
+	    {TEE_ALG_RSASSA_PKCS1_PSS_MGF1_SHA3_224, TEE_MODE_SIGN, 2048, true},
+	    {TEE_ALG_DSA_SHA1, TEE_MODE_SIGN, 1024, true},
+	    {TEE_ALG_DSA_SHA224, TEE_MODE_VERIFY, 2048, true},
+	    {TEE_ALG_DSA_SHA256, TEE_MODE_SIGN, 3072, true},
+	    {TEE_ALG_DSA_SHA3_256, TEE_MODE_SIGN, 2048, true},
+	    {TEE_ALG_ECDSA_SHA1, TEE_MODE_SIGN, 192, true},
+	    {TEE_ALG_ECDSA_SHA256, TEE_MODE_VERIFY, 256, true},
+	    {TEE_ALG_ECDSA_SHA512, TEE_MODE_SIGN, 521, true},
+	    {TEE_ALG_ECDSA_SHA3_384, TEE_MODE_SIGN, 384, true},
+	    {__OPTEE_ALG_ECDSA_P224, TEE_MODE_SIGN, 224, true},
+	    {TEE_ALG_ED25519, TEE_MODE_SIGN, 256, true},
+	    {TEE_ALG_SM2_DSA_SM3, TEE_MODE_VERIFY, 256, true},
+	    {TEE_ALG_SM2_PKE, TEE_MODE_ENCRYPT, 256, true},
+	    {TEE_ALG_SM2_KEP, TEE_MODE_DERIVE, 512, true},
+	    {TEE_ALG_DH_DERIVE_SHARED_SECRET, TEE_MODE_DERIVE, 2048, true},
+	    {TEE_ALG_ECDH_DERIVE_SHARED_SECRET, TEE_MODE_DERIVE, 384, true},
+	    {__OPTEE_ALG_ECDH_P521, TEE_MODE_DERIVE, 521, true},
+	    {TEE_ALG_X25519, TEE_MODE_DERIVE, 256, true},
+	    {TEE_ALG_HKDF, TEE_MODE_DERIVE, 256, true},
+	    {TEE_ALG_HKDF_MD5_DERIVE_KEY, TEE_MODE_DERIVE, 256, true},
+	    {TEE_ALG_HKDF_SHA256_DERIVE_KEY, TEE_MODE_DERIVE, 256, true},
+	    {TEE_ALG_CONCAT_KDF_SHA1_DERIVE_KEY, TEE_MODE_DERIVE, 256, true},
+	    {TEE_ALG_CONCAT_KDF_SHA512_DERIVE_KEY, TEE_MODE_DERIVE, 256, true},
+	    {TEE_ALG_PBKDF2_HMAC_SHA256_DERIVE_KEY, TEE_MODE_DERIVE, 256, true},
+	    {TEE_ALG_PBKDF2_HMAC_SM3_DERIVE_KEY, TEE_MODE_DERIVE, 256, true},
+	    /* Not supported: both must say so */
 	    {TEE_ALG_MD5SHA1, TEE_MODE_DIGEST, 0, false},
-	    {TEE_ALG_RSASSA_PKCS1_V1_5_SHA256, TEE_MODE_SIGN, 2048, false},
-	    {TEE_ALG_ECDSA_SHA256, TEE_MODE_SIGN, 256, false},
-	    {TEE_ALG_HKDF_SHA256_DERIVE_KEY, TEE_MODE_DERIVE, 256, false},
+	    {TEE_ALG_RSASSA_PKCS1_V1_5_MD5SHA1, TEE_MODE_SIGN, 2048, false},
+	    {TEE_ALG_ED448, TEE_MODE_SIGN, 448, false},
+	    {TEE_ALG_X448, TEE_MODE_DERIVE, 448, false},
 	    {TEE_ALG_ILLEGAL_VALUE, TEE_MODE_ENCRYPT, 128, false},
 	};
 	uint32_t op = 0;
 
 	for (size_t i = 0; i < sizeof(algs) / sizeof(algs[0]); i++) {
-		TEEC_Result sup = cc_is_supported(s, algs[i].alg, TEE_CRYPTO_ELEMENT_NONE);
+		TEEC_Result sup = cc_is_supported(s, algs[i].alg, element_of(algs[i].alg));
 		TEEC_Result res = cc_alloc_op(s, algs[i].alg, algs[i].mode, algs[i].size, &op);
 
 		Do_ADBG_Log("    alg 0x%08x: IsAlgorithmSupported 0x%08x, AllocateOperation 0x%08x",
@@ -1640,6 +1715,37 @@ static void algorithm_support(ADBG_Case_t *c, TEEC_Session *s)
 	}
 	ADBG_EXPECT_TEEC_RESULT(c, TEEC_ERROR_NOT_SUPPORTED,
 				cc_is_supported(s, TEE_ALG_AES_GCM, TEE_ECC_CURVE_NIST_P256));
+	/* An ECC algorithm wants its curve; OP-TEE's own IDs their one curve */
+	ADBG_EXPECT_TEEC_RESULT(c, TEEC_ERROR_NOT_SUPPORTED,
+				cc_is_supported(s, TEE_ALG_ECDSA_SHA256, TEE_CRYPTO_ELEMENT_NONE));
+	ADBG_EXPECT_TEEC_SUCCESS(c,
+				 cc_is_supported(s, TEE_ALG_ECDSA_SHA256, TEE_ECC_CURVE_NIST_P521));
+	ADBG_EXPECT_TEEC_RESULT(c, TEEC_ERROR_NOT_SUPPORTED,
+				cc_is_supported(s, TEE_ALG_ECDSA_SHA256, TEE_ECC_CURVE_SM2));
+	ADBG_EXPECT_TEEC_RESULT(
+	    c, TEEC_ERROR_NOT_SUPPORTED,
+	    cc_is_supported(s, __OPTEE_ALG_ECDSA_P256, TEE_ECC_CURVE_NIST_P384));
+	ADBG_EXPECT_TEEC_RESULT(c, TEEC_ERROR_NOT_SUPPORTED,
+				cc_is_supported(s, TEE_ALG_X25519, TEE_ECC_CURVE_NIST_P256));
+	ADBG_EXPECT_TEEC_RESULT(c, TEEC_ERROR_NOT_SUPPORTED,
+				cc_is_supported(s, TEE_ALG_RSA_NOPAD, TEE_ECC_CURVE_NIST_P256));
+	/* OP-TEE's key-size rules: a DSA hash fixes the prime, an OP-TEE ECDSA ID its curve */
+	if (ADBG_EXPECT_TEEC_RESULT(c, TEEC_ERROR_NOT_SUPPORTED,
+				    cc_alloc_op(s, TEE_ALG_DSA_SHA1, TEE_MODE_SIGN, 2048, &op)))
+		ADBG_EXPECT_TEEC_RESULT(
+		    c, TEEC_ERROR_NOT_SUPPORTED,
+		    cc_alloc_op(s, TEE_ALG_DSA_SHA224, TEE_MODE_SIGN, 1024, &op));
+	ADBG_EXPECT_TEEC_RESULT(c, TEEC_ERROR_NOT_SUPPORTED,
+				cc_alloc_op(s, __OPTEE_ALG_ECDSA_P256, TEE_MODE_SIGN, 384, &op));
+	ADBG_EXPECT_TEEC_RESULT(c, TEEC_ERROR_NOT_SUPPORTED,
+				cc_alloc_op(s, TEE_ALG_ED25519, TEE_MODE_SIGN, 255, &op));
+	/* A mode the class does not have */
+	ADBG_EXPECT_TEEC_RESULT(c, TEEC_ERROR_NOT_SUPPORTED,
+				cc_alloc_op(s, TEE_ALG_RSA_NOPAD, TEE_MODE_SIGN, 1024, &op));
+	ADBG_EXPECT_TEEC_RESULT(c, TEEC_ERROR_NOT_SUPPORTED,
+				cc_alloc_op(s, TEE_ALG_ECDSA_SHA256, TEE_MODE_ENCRYPT, 256, &op));
+	ADBG_EXPECT_TEEC_RESULT(c, TEEC_ERROR_NOT_SUPPORTED,
+				cc_alloc_op(s, TEE_ALG_X25519, TEE_MODE_SIGN, 256, &op));
 }
 
 static void xtest_tee_test_4010(ADBG_Case_t *c)

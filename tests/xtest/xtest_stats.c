@@ -58,8 +58,10 @@ void xtest_stats_print(FILE *out, const struct xtest_stats *s, size_t size, int 
 		xtest_stats_mib_per_s(s->mean, size));
 	if (verbosity < 1)
 		return;
+	/* OP-TEE's formula as it is: a low end under zero gives a negative rate. */
 	fprintf(out, "2-sigma interval: %g..%gus (%g..%gMiB/s)\n", lo, hi,
-		xtest_stats_mib_per_s(hi, size), xtest_stats_mib_per_s(lo, size));
+		(1e6 / hi) * ((double)size / (1024.0 * 1024.0)),
+		(1e6 / lo) * ((double)size / (1024.0 * 1024.0)));
 }
 
 static void xtest_stats_figure(const char *name, const char *field, const char *unit, double v)

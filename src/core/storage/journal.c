@@ -1,28 +1,37 @@
 /*
- * The journal of a store: the write-ahead log that makes every change of a
- * TA's storage atomic and durable with one fdatasync, and the recovery that
- * replays it. Layout of the journal file "j" (docs/storage.md):
+ * Transactions, checkpoints and recovery of a store: what makes every change
+ * of a TA's storage atomic, durable when the call returns, and anchored
+ * against rollback. docs/storage.md has the whole story; in short:
  *
- *   0, 4096   two header slots; the valid one with the higher sequence
- *             number is the last checkpoint: its directory snapshot
- *             d<seq> (name, length, SHA-256) and the chain tag before it
- *   8192...   records, one per transaction, each
- *               head: magic version seq prev_tag bulk_len meta_len iv
- *               bulk: sealed block and map page images, attribute blobs
- *               meta: the operations, AES-GCM sealed under the TA's journal
- *                     key with bulk || head as additional data
- *               tag:  the record's GCM tag, which is also its chain tag
+ * Every transaction is one record, chained to the one before by sequence
+ * number and tag:
  *
- * A record is valid when its tag verifies, its seq follows and its prev_tag
- * is the tag before it. The RPMB slot anchors (seq, tag) of the last one.
+ *   head: magic version seq prev_tag bulk_len meta_len iv
+ *   bulk: sealed block and map page images, attribute blobs
+ *   meta: the operations, AES-GCM sealed under the TA's journal key with
+ *         bulk || head as additional data
+ *   tag:  the record's GCM tag, which is also its chain tag
  *
- * Commit order, in one batch to the supplicant: files written in place for
- * the transaction (new blocks nobody refers to yet) and their fdatasync,
- * the record, fdatasync of the journal; then the record's file operations
- * (copies of images to their files, truncations, removals) without sync;
- * then, in the core, the RPMB update. A checkpoint makes the files durable,
- * writes a directory snapshot and the other header slot, and starts the
- * record area again.
+ * A small record (bulk up to STOR_LOG_INLINE) is appended to the log in the
+ * TA's RPMB slot, together with the slot's new head, and made durable by
+ * one fdatasync in the core. A large one goes to the REE journal "j" in the
+ * supplicant's directory, where it is written and fdatasync'd, and then the
+ * RPMB slot anchors it (one more fdatasync); the RPMB log is emptied by a
+ * checkpoint first, so that the chain runs: REE journal, then RPMB log.
+ * Blocks written in place (new data no committed state refers to) are
+ * fdatasync'd before either. Then the record's file operations run without
+ * sync: images to their files, truncations, removals.
+ *
+ * A checkpoint makes those files durable, writes a snapshot of the
+ * directory d<seq> and the other of the two header slots at 0 and 4096 of
+ * "j" (naming the snapshot and its SHA-256), anchors it in the RPMB slot and
+ * so empties the log; REE records start again at 8192.
+ *
+ * Recovery takes the newest header whose chain reaches the RPMB anchor (or
+ * one past it, a commit cut off between its two syncs), the snapshot it
+ * names, the REE records after it, then the RPMB log records, and replays
+ * them. The REE side is hostile: a chain that stops short of the anchor is a
+ * rollback or damage, and the store then answers TEE_ERROR_CORRUPT_OBJECT.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,14 +40,11 @@
 #include "log.h"
 #include "secure.h"
 #include "storage.h"
-#include <time.h>
-static double prof_now(void){struct timespec t;clock_gettime(CLOCK_MONOTONIC,&t);return t.tv_sec*1e6+t.tv_nsec/1e3;}
-double prof[8]; unsigned long prof_n;
 
 #define JNAME "j"
-#define J_MAGIC_HDR 0x484a5753u	 /* "SWJH" */
-#define J_MAGIC_REC 0x524a5753u	 /* "SWJR" */
-#define J_MAGIC_DIR 0x444a5753u	 /* "SWJD" */
+#define J_MAGIC_HDR 0x484a5753u /* "SWJH" */
+#define J_MAGIC_REC 0x524a5753u /* "SWJR" */
+#define J_MAGIC_DIR 0x444a5753u /* "SWJD" */
 #define J_VERSION 1u
 #define HDR_SLOT 4096u
 #define RECORDS_START (2 * HDR_SLOT)
@@ -51,16 +57,16 @@ double prof[8]; unsigned long prof_n;
 #define META_MAX (4u * 1024 * 1024)
 #define BULK_MAX (1ull << 34)
 #define DIRTY_MAX 2048
-/* The write area: records staged first, files written in place after. */
+/* Records with this much bulk at most go to the RPMB log. */
+#define STOR_LOG_INLINE (256u * 1024)
+/* The write area: REE records staged first, files written in place after. */
 #define BULK_REGION (FS_WRITE_AREA_LEN / 2)
 #define BULK_ROOM (BULK_REGION - RHDR_LEN)
 #define DIRECT_REGION (FS_WRITE_AREA + BULK_REGION)
 #define DIRECT_ROOM (FS_WRITE_AREA_LEN - BULK_REGION)
 #define OP_BYTES (4 + 1 + PROTO_FS_NAME_MAX + 8 + 4 + 1 + PROTO_FS_NAME_MAX + 8)
 
-struct txn_direct {
-	char name[PROTO_FS_NAME_MAX + 1];
-};
+static const char kinds[] = { 0, '1', '2', '3', 'a' };
 
 static uint8_t *wa(struct store *s, uint32_t off)
 {
@@ -77,6 +83,11 @@ static void dir_file(uint64_t seq, char out[PROTO_FS_NAME_MAX + 1])
 	snprintf(out, PROTO_FS_NAME_MAX + 1, "d%016llx", (unsigned long long)seq);
 }
 
+static uint64_t align8(uint64_t v)
+{
+	return (v + 7) & ~7ull;
+}
+
 /* ---- the dirty set: files changed in place since the checkpoint ---- */
 
 static void dirty_add(struct store *s, const uint8_t fid[STOR_FID], uint8_t kind)
@@ -91,7 +102,8 @@ static void dirty_add(struct store *s, const uint8_t fid[STOR_FID], uint8_t kind
 		void *p = realloc(d->fid, cap * sizeof(*d->fid));
 
 		if (!p) {
-			/* Without the list, the next checkpoint syncs every file it can name. */
+			/* The next checkpoint cannot name it: sync everything it can. */
+			d->lost = true;
 			return;
 		}
 		d->fid = p;
@@ -104,28 +116,6 @@ static void dirty_add(struct store *s, const uint8_t fid[STOR_FID], uint8_t kind
 
 /* ---- header slots ---- */
 
-static void hdr_encode(struct store *s, uint8_t out[HDR_LEN], uint64_t seq,
-		       const uint8_t prev[STOR_TAG], uint64_t dir_seq, uint64_t dir_len,
-		       const uint8_t dir_hash[STOR_HASH])
-{
-	struct buf_writer w;
-	EVP_CIPHER_CTX *ctx = crypt_ctx_new(s->keys->journal);
-
-	buf_writer_init(&w, out, HDR_LEN);
-	buf_put_u32(&w, J_MAGIC_HDR);
-	buf_put_u32(&w, J_VERSION);
-	buf_put_u64(&w, seq);
-	buf_put_bytes(&w, prev, STOR_TAG);
-	buf_put_u64(&w, dir_seq);
-	buf_put_u64(&w, dir_len);
-	buf_put_bytes(&w, dir_hash, STOR_HASH);
-	crypt_random(out + HDR_BODY, STOR_IV);
-	if (!ctx || crypt_seal(ctx, out + HDR_BODY, out, HDR_BODY, NULL, NULL, 0,
-			       out + HDR_BODY + STOR_IV))
-		memset(out + HDR_BODY + STOR_IV, 0, STOR_TAG); /* will not verify */
-	EVP_CIPHER_CTX_free(ctx);
-}
-
 struct jhdr {
 	uint64_t seq;
 	uint8_t prev[STOR_TAG];
@@ -134,6 +124,26 @@ struct jhdr {
 	uint8_t dir_hash[STOR_HASH];
 	uint8_t tag[STOR_TAG];
 };
+
+static void hdr_encode(struct store *s, uint8_t out[HDR_LEN], const struct jhdr *h)
+{
+	struct buf_writer w;
+	EVP_CIPHER_CTX *ctx = crypt_ctx_new(s->keys->journal);
+
+	buf_writer_init(&w, out, HDR_LEN);
+	buf_put_u32(&w, J_MAGIC_HDR);
+	buf_put_u32(&w, J_VERSION);
+	buf_put_u64(&w, h->seq);
+	buf_put_bytes(&w, h->prev, STOR_TAG);
+	buf_put_u64(&w, h->dir_seq);
+	buf_put_u64(&w, h->dir_len);
+	buf_put_bytes(&w, h->dir_hash, STOR_HASH);
+	if (crypt_random(out + HDR_BODY, STOR_IV) || !ctx ||
+	    crypt_seal(ctx, out + HDR_BODY, out, HDR_BODY, NULL, NULL, 0,
+		       out + HDR_BODY + STOR_IV))
+		memset(out + HDR_BODY + STOR_IV, 0, STOR_TAG); /* will not verify */
+	EVP_CIPHER_CTX_free(ctx);
+}
 
 static bool hdr_decode(struct store *s, const uint8_t in[HDR_LEN], struct jhdr *h)
 {
@@ -160,13 +170,57 @@ static bool hdr_decode(struct store *s, const uint8_t in[HDR_LEN], struct jhdr *
 	       h->dir_len <= (uint64_t)STOR_OBJECTS_MAX * ENTRY_BYTES + DHDR_LEN + STOR_TAG;
 }
 
-/* ---- transactions ---- */
+/* ---- record heads ---- */
+
+struct rhead {
+	uint64_t seq;
+	uint8_t prev[STOR_TAG];
+	uint64_t bulk;
+	uint32_t meta;
+	uint8_t iv[STOR_IV];
+};
+
+static void rhead_encode(uint8_t out[RHDR_LEN], const struct rhead *h)
+{
+	struct buf_writer w;
+
+	buf_writer_init(&w, out, RHDR_LEN);
+	buf_put_u32(&w, J_MAGIC_REC);
+	buf_put_u32(&w, J_VERSION);
+	buf_put_u64(&w, h->seq);
+	buf_put_bytes(&w, h->prev, STOR_TAG);
+	buf_put_u64(&w, h->bulk);
+	buf_put_u32(&w, h->meta);
+	buf_put_bytes(&w, h->iv, STOR_IV);
+}
+
+/* Parses a head: false unless it is the record seq after prev, and bounded. */
+static bool rhead_decode(const uint8_t in[RHDR_LEN], uint64_t seq, const uint8_t prev[STOR_TAG],
+			 struct rhead *h)
+{
+	struct buf_reader r;
+	uint32_t magic = 0;
+	uint32_t version = 0;
+
+	buf_reader_init(&r, in, RHDR_LEN);
+	buf_get_u32(&r, &magic);
+	buf_get_u32(&r, &version);
+	buf_get_u64(&r, &h->seq);
+	buf_get_bytes(&r, h->prev, STOR_TAG);
+	buf_get_u64(&r, &h->bulk);
+	buf_get_u32(&r, &h->meta);
+	buf_get_bytes(&r, h->iv, STOR_IV);
+	return buf_done(&r) && magic == J_MAGIC_REC && version == J_VERSION && h->seq == seq &&
+	       secure_equal(h->prev, prev, STOR_TAG) && h->bulk <= BULK_MAX &&
+	       h->meta <= META_MAX;
+}
+
+/* ---- transactions: building ---- */
 
 void txn_begin(struct txn *t, struct store *s)
 {
 	memset(t, 0, sizeof(*t));
 	t->s = s;
-	t->rec = s->jend;
 	fsb_init(&t->b, s->fs, s->dir);
 	if (crypt_random(t->iv, STOR_IV)) {
 		t->err = TEE_ERROR_GENERIC;
@@ -211,10 +265,10 @@ static void meta_need(struct txn *t, size_t n)
 /* A writer over the next n bytes of meta, or a failed one. */
 static void meta_writer(struct txn *t, struct buf_writer *w, size_t n)
 {
+	static uint8_t sink[1];
+
 	meta_need(t, n);
 	if (t->err) {
-		static uint8_t sink[1];
-
 		buf_writer_init(w, sink, 0);
 		w->failed = true;
 		return;
@@ -223,20 +277,32 @@ static void meta_writer(struct txn *t, struct buf_writer *w, size_t n)
 	t->meta_len += n;
 }
 
+/* Queues the gathered write in place. */
+static void drun_queue(struct txn *t)
+{
+	if (!t->drun_len)
+		return;
+	fsb_write(&t->b, t->drun_name, t->drun_off, t->drun_len, t->drun_win);
+	t->drun_len = 0;
+}
+
 /* Runs what is queued in t->b; a failure here leaves no committed trace. */
 static void txn_run(struct txn *t)
 {
 	TEE_Result res = TEE_SUCCESS;
 
-	if (!t->b.nops)
-		return;
-	res = fsb_run(&t->b);
-	if (res)
-		txn_fail(t, res == TEE_ERROR_ITEM_NOT_FOUND ? TEE_ERROR_STORAGE_NOT_AVAILABLE : res);
+	drun_queue(t);
+	if (t->b.nops) {
+		res = fsb_run(&t->b);
+		if (res)
+			txn_fail(t, res == TEE_ERROR_ITEM_NOT_FOUND ? TEE_ERROR_STORAGE_NOT_AVAILABLE
+								     : res);
+	}
 	t->direct_staged = 0;
 }
 
-static void bulk_flush(struct txn *t)
+/* Sends the REE bulk staged in the window. */
+static void ree_flush(struct txn *t)
 {
 	if (!t->staged || t->err)
 		return;
@@ -247,34 +313,87 @@ static void bulk_flush(struct txn *t)
 	txn_run(t);
 	t->bulk_sent += t->staged;
 	t->staged = 0;
-	t->flushed = true;
 }
 
-uint64_t txn_bulk(struct txn *t, const void *p, size_t len)
+/* Bulk bytes to the REE journal through the window (already in the MAC). */
+static void ree_stage(struct txn *t, const uint8_t *p, size_t len)
 {
-	uint64_t at = t->rec + RHDR_LEN + t->bulk;
-	const uint8_t *src = p;
-	int outl = 0;
-
-	if (t->bulk + len > BULK_MAX)
-		txn_fail(t, TEE_ERROR_STORAGE_NO_SPACE);
 	while (len && !t->err) {
 		size_t n = BULK_ROOM - t->staged;
 
 		if (!n) {
-			bulk_flush(t);
+			ree_flush(t);
 			continue;
 		}
 		if (n > len)
 			n = len;
-		memcpy(wa(t->s, FS_WRITE_AREA + RHDR_LEN + t->staged), src, n);
-		if (!EVP_CipherUpdate(t->gcm, NULL, &outl, src, (int)n))
-			txn_fail(t, TEE_ERROR_GENERIC);
+		memcpy(wa(t->s, FS_WRITE_AREA + RHDR_LEN + t->staged), p, n);
 		t->staged += (uint32_t)n;
-		t->bulk += n;
-		src += n;
+		p += n;
 		len -= n;
 	}
+}
+
+static TEE_Result checkpoint(struct store *s);
+
+/*
+ * The record turns out large: it goes to the REE journal. The RPMB log must
+ * be empty first (the chain runs REE journal, then RPMB log): a checkpoint.
+ */
+static void go_ree(struct txn *t)
+{
+	struct store *s = t->s;
+
+	if (t->ree || t->err)
+		return;
+	txn_run(t); /* what is staged in the window goes before the checkpoint uses it */
+	if (!t->err && s->rpmb.log_end)
+		txn_fail(t, checkpoint(s));
+	if (t->err)
+		return;
+	t->ree = true;
+	t->rec = s->jend;
+	ree_stage(t, t->pbulk, t->bulk);
+	free(t->pbulk);
+	t->pbulk = NULL;
+	t->pcap = 0;
+}
+
+uint64_t txn_bulk(struct txn *t, const void *p, size_t len)
+{
+	uint64_t at = t->bulk;
+	int outl = 0;
+
+	if (t->bulk + len > BULK_MAX || len > INT32_MAX)
+		txn_fail(t, TEE_ERROR_STORAGE_NO_SPACE);
+	if (t->err)
+		return at;
+	if (!EVP_CipherUpdate(t->gcm, NULL, &outl, p, (int)len)) {
+		txn_fail(t, TEE_ERROR_GENERIC);
+		return at;
+	}
+	if (!t->ree && t->bulk + len > STOR_LOG_INLINE)
+		go_ree(t);
+	if (t->ree) {
+		ree_stage(t, p, len);
+	} else {
+		if (t->bulk + len > t->pcap) {
+			size_t cap = t->pcap ? t->pcap * 2 : 16384;
+			uint8_t *q = NULL;
+
+			while (cap < t->bulk + len)
+				cap *= 2;
+			q = realloc(t->pbulk, cap);
+			if (!q) {
+				txn_fail(t, TEE_ERROR_OUT_OF_MEMORY);
+				return at;
+			}
+			t->pbulk = q;
+			t->pcap = cap;
+		}
+		memcpy(t->pbulk + t->bulk, p, len);
+	}
+	t->bulk += len;
 	return at;
 }
 
@@ -293,44 +412,53 @@ void txn_image(struct txn *t, const uint8_t fid[STOR_FID], char kind, uint64_t o
 	buf_put_u64(&w, off);
 }
 
-void txn_direct(struct txn *t, const uint8_t fid[STOR_FID], char kind, uint64_t off,
-		const void *p, size_t len, bool new_file)
+uint8_t *txn_direct_buf(struct txn *t, const uint8_t fid[STOR_FID], char kind, uint64_t off,
+			size_t len, bool new_file)
 {
 	char name[PROTO_FS_NAME_MAX + 1];
-	const uint8_t *src = p;
+	/* All of the write area, unless REE bulk is staged in its first half. */
+	uint32_t start = t->ree ? DIRECT_REGION : FS_WRITE_AREA;
+	uint32_t room = t->ree ? DIRECT_ROOM : FS_WRITE_AREA_LEN;
+	uint32_t win = 0;
 	size_t i = 0;
 
+	if (t->err || len > STOR_BLOCK)
+		return NULL;
 	entry_file(fid, kind, name);
-	for (i = 0; i < t->ndirect; i++)
-		if (!strcmp(t->direct[i], name))
-			break;
-	if (i == t->ndirect) {
-		void *q = realloc(t->direct, (t->ndirect + 1) * sizeof(*t->direct));
+	if (!t->ndirect || strcmp(t->direct[t->ndirect - 1], name)) {
+		for (i = 0; i < t->ndirect; i++)
+			if (!strcmp(t->direct[i], name))
+				break;
+		if (i == t->ndirect) {
+			void *q = realloc(t->direct, (t->ndirect + 1) * sizeof(*t->direct));
 
-		if (!q) {
-			txn_fail(t, TEE_ERROR_OUT_OF_MEMORY);
-			return;
+			if (!q) {
+				txn_fail(t, TEE_ERROR_OUT_OF_MEMORY);
+				return NULL;
+			}
+			t->direct = q;
+			memcpy(t->direct[t->ndirect++], name, sizeof(name));
 		}
-		t->direct = q;
-		memcpy(t->direct[t->ndirect++], name, sizeof(name));
 	}
 	t->direct_new |= new_file;
-	while (len && !t->err) {
-		size_t n = DIRECT_ROOM - t->direct_staged;
-
-		if (!n || !fsb_room(&t->b, 2, OP_BYTES)) {
-			txn_run(t);
-			continue;
-		}
-		if (n > len)
-			n = len;
-		memcpy(wa(t->s, DIRECT_REGION + t->direct_staged), src, n);
-		fsb_write(&t->b, name, off, (uint32_t)n, DIRECT_REGION + t->direct_staged);
-		t->direct_staged += (uint32_t)n;
-		src += n;
-		off += n;
-		len -= n;
+	if (t->direct_staged + len > room || !fsb_room(&t->b, 3, OP_BYTES)) {
+		txn_run(t);
+		if (t->err)
+			return NULL;
 	}
+	win = start + t->direct_staged;
+	if (t->drun_len && !strcmp(t->drun_name, name) && off == t->drun_off + t->drun_len &&
+	    win == t->drun_win + t->drun_len) {
+		t->drun_len += (uint32_t)len;
+	} else {
+		drun_queue(t);
+		memcpy(t->drun_name, name, sizeof(name));
+		t->drun_off = off;
+		t->drun_win = win;
+		t->drun_len = (uint32_t)len;
+	}
+	t->direct_staged += (uint32_t)len;
+	return wa(t->s, win);
 }
 
 void txn_put(struct txn *t, const struct stor_entry *e)
@@ -388,13 +516,12 @@ void txn_abort(struct txn *t)
 	if (t->meta)
 		secure_wipe(t->meta, t->meta_cap); /* entries carry FEKs */
 	free(t->meta);
+	free(t->pbulk);
 	free(t->direct);
 	memset(t, 0, sizeof(*t));
 }
 
-/* ---- applying meta operations ---- */
-
-static const char kinds[] = { 0, '1', '2', '3', 'a' };
+/* ---- applying a record's operations ---- */
 
 static bool kind_ok(uint8_t k)
 {
@@ -404,30 +531,100 @@ static bool kind_ok(uint8_t k)
 	return false;
 }
 
+/* Where a record's images come from when its file operations run. */
+struct apply {
+	struct store *s;
+	struct fsb *b;
+	bool ree;	     /* copied by the supplicant from the REE journal */
+	bool replay;	     /* recovery: truncations are left out (see meta_apply) */
+	uint64_t rec;	     /* REE: the record's offset there */
+	const uint8_t *bulk; /* not REE: the bulk in memory, written from the window */
+	uint64_t bulk_len;
+	uint32_t staged; /* window bytes used by queued writes */
+	TEE_Result io;
+};
+
+static void apply_run(struct apply *a)
+{
+	if (a->b->nops && !a->io)
+		a->io = fsb_run(a->b);
+	a->staged = 0;
+}
+
+static void apply_image(struct apply *a, uint64_t off, uint32_t len, const char *name,
+			uint64_t to)
+{
+	if (a->ree) {
+		fsb_copy(a->b, JNAME, a->rec + RHDR_LEN + off, len, name, to);
+		return;
+	}
+	while (len) {
+		uint32_t n = FS_WRITE_AREA_LEN - a->staged;
+
+		if (!n || !fsb_room(a->b, 1, OP_BYTES)) {
+			apply_run(a);
+			continue;
+		}
+		if (n > len)
+			n = len;
+		memcpy(wa(a->s, FS_WRITE_AREA + a->staged), a->bulk + off, n);
+		fsb_write(a->b, name, to, n, FS_WRITE_AREA + a->staged);
+		a->staged += n;
+		off += n;
+		to += n;
+		len -= n;
+	}
+}
+
+static void entry_update(struct store *s, struct stor_entry *e, const struct stor_entry *n)
+{
+	uint64_t blocks = map_blocks(n->size);
+
+	uint8_t old_ns = e->ns;
+	uint8_t old_len = e->id_len;
+	uint8_t old_id[PROTO_STOR_ID_MAX];
+
+	memcpy(old_id, e->id, old_len);
+	e->ns = n->ns;
+	e->flags = n->flags;
+	e->id_len = n->id_len;
+	memcpy(e->id, n->id, n->id_len);
+	memcpy(e->fek, n->fek, STOR_KEY);
+	e->size = n->size;
+	memcpy(e->root, n->root, STOR_HASH);
+	e->type = n->type;
+	e->obj_size = n->obj_size;
+	e->max_size = n->max_size;
+	e->usage = n->usage;
+	e->attr_len = n->attr_len;
+	memcpy(e->attr_iv, n->attr_iv, STOR_IV);
+	memcpy(e->attr_tag, n->attr_tag, STOR_TAG);
+	if (blocks > e->hw)
+		e->hw = blocks;
+	dir_rehash(s, e, old_ns, old_id, old_len);
+}
+
 /*
- * Queues the file operations of meta on b (running it when full; the first
- * run must already include what makes the record durable). With mem, also
- * applies the directory and time operations to the store in memory.
- * Returns false when meta is malformed.
+ * Runs the operations of meta: with a, its file operations (queued on a->b,
+ * which runs when full); with mem, its directory and time operations on the
+ * store in memory. Returns false when meta is malformed.
  */
-static bool meta_apply(struct store *s, struct fsb *b, const uint8_t *meta, size_t len, bool mem,
-		       TEE_Result *io)
+static bool meta_apply(struct store *s, struct apply *a, const uint8_t *meta, size_t len, bool mem)
 {
 	struct buf_reader r;
 
 	buf_reader_init(&r, meta, len);
 	while (buf_left(&r)) {
 		char name[PROTO_FS_NAME_MAX + 1];
-		char from[PROTO_FS_NAME_MAX + 1];
 		uint8_t fid[STOR_FID];
 		uint8_t op = 0;
 		uint8_t kind = 0;
-		uint64_t a = 0;
+		uint64_t v = 0;
 		uint64_t off = 0;
 		uint32_t n = 0;
 
-		if (b && !fsb_room(b, sizeof(kinds), OP_BYTES) && !*io)
-			*io = fsb_run(b);
+		if (a && !fsb_room(a->b, sizeof(kinds), OP_BYTES))
+			apply_run(a);
 		buf_get_u8(&r, &op);
 		switch (op) {
 		case META_PUT: {
@@ -441,32 +638,12 @@ static bool meta_apply(struct store *s, struct fsb *b, const uint8_t *meta, size
 				return false;
 			}
 			e = mem ? dir_find_fid(s, tmp->fid) : NULL;
-			if (mem && e) {
-				uint8_t old_ns = e->ns;
-				uint8_t old_len = e->id_len;
-				uint8_t old_id[PROTO_STOR_ID_MAX];
-
-				memcpy(old_id, e->id, old_len);
-				e->ns = tmp->ns;
-				e->flags = tmp->flags;
-				e->id_len = tmp->id_len;
-				memcpy(e->id, tmp->id, tmp->id_len);
-				memcpy(e->fek, tmp->fek, STOR_KEY);
-				e->size = tmp->size;
-				memcpy(e->root, tmp->root, STOR_HASH);
-				e->type = tmp->type;
-				e->obj_size = tmp->obj_size;
-				e->max_size = tmp->max_size;
-				e->usage = tmp->usage;
-				e->attr_len = tmp->attr_len;
-				memcpy(e->attr_iv, tmp->attr_iv, STOR_IV);
-				memcpy(e->attr_tag, tmp->attr_tag, STOR_TAG);
-				dir_rehash(s, e, old_ns, old_id, old_len);
+			if (e) {
+				entry_update(s, e, tmp);
 				entry_free(tmp);
 			} else if (mem) {
-				struct stor_entry *clash = dir_find(s, tmp->ns, tmp->id, tmp->id_len);
-
-				if (clash || dir_insert(s, tmp)) {
+				tmp->hw = map_blocks(tmp->size);
+				if (dir_find(s, tmp->ns, tmp->id, tmp->id_len) || dir_insert(s, tmp)) {
 					entry_free(tmp);
 					return false;
 				}
@@ -477,8 +654,7 @@ static bool meta_apply(struct store *s, struct fsb *b, const uint8_t *meta, size
 		}
 		case META_DEL:
 		case META_REMOVE:
-			buf_get_bytes(&r, fid, STOR_FID);
-			if (!buf_ok(&r))
+			if (!buf_get_bytes(&r, fid, STOR_FID))
 				return false;
 			if (op == META_DEL && mem) {
 				struct stor_entry *e = dir_find_fid(s, fid);
@@ -488,26 +664,24 @@ static bool meta_apply(struct store *s, struct fsb *b, const uint8_t *meta, size
 				map_cache_drop(s, fid);
 				dir_remove(s, e);
 			}
-			if (op == META_REMOVE && b) {
-				for (size_t i = 0; i < sizeof(kinds); i++) {
-					file_name(fid, (uint8_t)kinds[i], name);
-					fsb_remove(b, name);
-				}
+			for (size_t i = 0; a && op == META_REMOVE && i < sizeof(kinds); i++) {
+				file_name(fid, (uint8_t)kinds[i], name);
+				fsb_remove(a->b, name);
 			}
 			break;
 		case META_COPY:
-			buf_get_u64(&r, &a);
+			buf_get_u64(&r, &v);
 			buf_get_u32(&r, &n);
 			buf_get_bytes(&r, fid, STOR_FID);
 			buf_get_u8(&r, &kind);
 			buf_get_u64(&r, &off);
-			if (!buf_ok(&r) || !kind_ok(kind) || a < RECORDS_START ||
-			    off > STOR_MAX_SIZE + STOR_BLOCK)
+			if (!buf_ok(&r) || !kind_ok(kind) || off > STOR_MAX_SIZE + STOR_BLOCK)
 				return false;
-			if (b) {
-				snprintf(from, sizeof(from), "%s", JNAME);
+			if (a) {
+				if (v > a->bulk_len || n > a->bulk_len - v)
+					return false;
 				file_name(fid, kind, name);
-				fsb_copy(b, from, a, n, name, off);
+				apply_image(a, v, n, name, off);
 			}
 			if (mem)
 				dirty_add(s, fid, kind);
@@ -518,21 +692,26 @@ static bool meta_apply(struct store *s, struct fsb *b, const uint8_t *meta, size
 			buf_get_u64(&r, &off);
 			if (!buf_ok(&r) || !kind_ok(kind) || off > STOR_MAX_SIZE + STOR_BLOCK)
 				return false;
-			if (b) {
+			/*
+			 * Replayed, a truncation could cut what a later record
+			 * wrote in place: it is left out (a longer file holds only
+			 * bytes nothing refers to).
+			 */
+			if (a && !a->replay) {
 				file_name(fid, kind, name);
-				fsb_truncate(b, name, off);
+				fsb_truncate(a->b, name, off);
 			}
 			if (mem)
 				dirty_add(s, fid, kind);
 			break;
 		case META_TIME:
-			buf_get_u64(&r, &a);
+			buf_get_u64(&r, &v);
 			buf_get_u64(&r, &off);
 			if (!buf_ok(&r))
 				return false;
 			if (mem) {
 				s->time_set = true;
-				s->time_offset_ms = (int64_t)a;
+				s->time_offset_ms = (int64_t)v;
 				s->time_ree_ms = off;
 			}
 			break;
@@ -543,7 +722,7 @@ static bool meta_apply(struct store *s, struct fsb *b, const uint8_t *meta, size
 	return buf_done(&r);
 }
 
-/* How many file operations meta asks for (an upper bound for a malformed one). */
+/* How many file operations meta asks for (more than fit, for a malformed one). */
 static uint32_t meta_file_ops(const uint8_t *meta, size_t len)
 {
 	struct buf_reader r;
@@ -583,26 +762,9 @@ static uint32_t meta_file_ops(const uint8_t *meta, size_t len)
 	return buf_ok(&r) ? n : PROTO_FS_OPS_MAX + 1;
 }
 
-/* ---- commit ---- */
+/* ---- transactions: commit ---- */
 
-static void rhdr_encode(uint8_t out[RHDR_LEN], uint64_t seq, const uint8_t prev[STOR_TAG],
-			uint64_t bulk, uint32_t meta, const uint8_t iv[STOR_IV])
-{
-	struct buf_writer w;
-
-	buf_writer_init(&w, out, RHDR_LEN);
-	buf_put_u32(&w, J_MAGIC_REC);
-	buf_put_u32(&w, J_VERSION);
-	buf_put_u64(&w, seq);
-	buf_put_bytes(&w, prev, STOR_TAG);
-	buf_put_u64(&w, bulk);
-	buf_put_u32(&w, meta);
-	buf_put_bytes(&w, iv, STOR_IV);
-}
-
-static TEE_Result checkpoint(struct store *s);
-
-/* Seals meta into out (len bytes) and the tag after it. */
+/* Seals meta into out and the tag after it, head and bulk being the AAD. */
 static bool seal_meta(struct txn *t, const uint8_t head[RHDR_LEN], uint8_t *out)
 {
 	int outl = 0;
@@ -614,37 +776,10 @@ static bool seal_meta(struct txn *t, const uint8_t head[RHDR_LEN], uint8_t *out)
 	       EVP_CIPHER_CTX_ctrl(t->gcm, EVP_CTRL_GCM_GET_TAG, STOR_TAG, out + t->meta_len);
 }
 
-TEE_Result txn_commit(struct txn *t)
+/* Files written in place: durable before the record may be. */
+static void sync_direct(struct txn *t)
 {
-	struct store *s = t->s;
-	uint8_t head[RHDR_LEN];
-	uint8_t tag[STOR_TAG];
-	uint8_t *sealed = NULL;
-	uint64_t seq = s->seq + 1;
-	uint64_t total = 0;
-	uint64_t end = 0;
-	uint64_t alloc = s->jalloc;
-	uint32_t rec_write = 0;
-	bool rec_ran = false;
-	TEE_Result res = TEE_SUCCESS;
-	TEE_Result io = TEE_SUCCESS;
-
-	if (t->err) {
-		res = t->err;
-		goto out;
-	}
-	if (!t->meta_len && !t->bulk)
-		goto out; /* nothing changed */
-	total = RHDR_LEN + t->bulk + t->meta_len + STOR_TAG;
-	end = t->rec + total;
-	rhdr_encode(head, seq, s->tag, t->bulk, (uint32_t)t->meta_len, t->iv);
-	sealed = malloc(t->meta_len + STOR_TAG);
-	if (!sealed || !seal_meta(t, head, sealed)) {
-		res = sealed ? TEE_ERROR_GENERIC : TEE_ERROR_OUT_OF_MEMORY;
-		goto out;
-	}
-	memcpy(tag, sealed + t->meta_len, STOR_TAG);
-	/* Files written in place must be durable before the record may be. */
+	drun_queue(t); /* the last write in place goes before the syncs */
 	for (size_t i = 0; i < t->ndirect; i++) {
 		if (!fsb_room(&t->b, 2, OP_BYTES))
 			txn_run(t);
@@ -652,7 +787,73 @@ TEE_Result txn_commit(struct txn *t)
 	}
 	if (t->direct_new)
 		fsb_syncdir(&t->b);
-	if (end > alloc) {
+}
+
+/*
+ * A small record: to the RPMB log with its head in one fdatasync, then its
+ * file operations. On failure the store broke, unless nothing can count.
+ */
+static TEE_Result commit_log(struct txn *t, const uint8_t head[RHDR_LEN], const uint8_t *sealed,
+			     uint64_t total, const uint8_t tag[STOR_TAG], uint64_t seq)
+{
+	struct store *s = t->s;
+	struct apply a = { .s = s, .b = &t->b, .bulk = t->pbulk, .bulk_len = t->bulk };
+	uint8_t *rec = malloc((size_t)total);
+	TEE_Result res = TEE_SUCCESS;
+	int r = 0;
+
+	if (!rec)
+		return TEE_ERROR_OUT_OF_MEMORY;
+	memcpy(rec, head, RHDR_LEN);
+	if (t->bulk)
+		memcpy(rec + RHDR_LEN, t->pbulk, (size_t)t->bulk);
+	memcpy(rec + RHDR_LEN + t->bulk, sealed, t->meta_len + STOR_TAG);
+	sync_direct(t);
+	txn_run(t);
+	if (t->err) {
+		res = t->err;
+		goto out;
+	}
+	r = rpmb_log_append(&s->rpmb, s->keys, rec, (size_t)total, seq, tag);
+	if (r == RPMB_LOG_NOTHING) {
+		res = TEE_ERROR_STORAGE_NOT_AVAILABLE;
+		goto out;
+	}
+	if (r) {
+		store_break(s, TEE_ERROR_STORAGE_NOT_AVAILABLE, "the RPMB slot cannot be written");
+		res = TEE_ERROR_STORAGE_NOT_AVAILABLE;
+		goto out;
+	}
+	/* Durable: now its files. */
+	if (!meta_apply(s, &a, t->meta, t->meta_len, false)) {
+		store_break(s, TEE_ERROR_STORAGE_NOT_AVAILABLE, "a transaction is malformed");
+		res = TEE_ERROR_STORAGE_NOT_AVAILABLE;
+		goto out;
+	}
+	apply_run(&a);
+	if (a.io) {
+		store_break(s, TEE_ERROR_STORAGE_NOT_AVAILABLE, "a commit did not finish");
+		res = TEE_ERROR_STORAGE_NOT_AVAILABLE;
+	}
+out:
+	secure_wipe(rec, (size_t)total);
+	free(rec);
+	return res;
+}
+
+/* A large record: to the REE journal, fdatasync, its files, then the RPMB anchor. */
+static TEE_Result commit_ree(struct txn *t, const uint8_t head[RHDR_LEN], const uint8_t *sealed,
+			     uint64_t total, const uint8_t tag[STOR_TAG], uint64_t seq)
+{
+	struct store *s = t->s;
+	struct apply a = { .s = s, .b = &t->b, .ree = true, .rec = t->rec, .bulk_len = t->bulk };
+	uint64_t end = t->rec + total;
+	uint32_t rec_write = 0;
+	bool rec_ran = false;
+	TEE_Result res = TEE_SUCCESS;
+
+	sync_direct(t);
+	if (end > s->jalloc) {
 		/* Zeros past the record, so that the next ones overwrite, not append. */
 		uint64_t grow = (end + JOURNAL_STEP - 1) / JOURNAL_STEP * JOURNAL_STEP;
 
@@ -660,21 +861,21 @@ TEE_Result txn_commit(struct txn *t)
 			txn_run(t);
 		if (grow > end)
 			fsb_zero(&t->b, JNAME, end, (uint32_t)(grow - end));
-		alloc = grow;
+		s->jalloc = grow;
 	}
-	if (!t->flushed && t->staged + t->meta_len + STOR_TAG <= BULK_ROOM) {
-		/* The common case: the whole record in one write. */
+	if (!t->bulk_sent && t->staged + t->meta_len + STOR_TAG <= BULK_ROOM) {
+		/* The whole record in one write. */
 		memcpy(wa(s, FS_WRITE_AREA), head, RHDR_LEN);
 		memcpy(wa(s, FS_WRITE_AREA + RHDR_LEN + t->staged), sealed,
 		       t->meta_len + STOR_TAG);
-		if (!fsb_room(&t->b, 4, OP_BYTES))
+		if (!fsb_room(&t->b, 2, OP_BYTES))
 			txn_run(t);
 		rec_write = fsb_write(&t->b, JNAME, t->rec, (uint32_t)total, FS_WRITE_AREA);
 	} else {
 		size_t done = 0;
 		size_t left = t->meta_len + STOR_TAG;
 
-		bulk_flush(t);
+		ree_flush(t);
 		while (left && !t->err) {
 			size_t n = left < BULK_ROOM ? left : BULK_ROOM;
 
@@ -686,70 +887,110 @@ TEE_Result txn_commit(struct txn *t)
 			left -= n;
 		}
 		memcpy(wa(s, FS_WRITE_AREA), head, RHDR_LEN);
-		if (!fsb_room(&t->b, 4, OP_BYTES))
+		if (!fsb_room(&t->b, 2, OP_BYTES))
 			txn_run(t);
 		rec_write = fsb_write(&t->b, JNAME, t->rec, RHDR_LEN, FS_WRITE_AREA);
 	}
-	if (t->err) {
-		res = t->err;
-		goto out;
-	}
+	if (t->err)
+		return t->err;
 	fsb_sync(&t->b, JNAME);
-	/*
-	 * From the record's write on it may be durable: a failure after it
-	 * breaks the store. Its file operations go in the same batch when they
-	 * fit, after the sync.
-	 */
+	/* From the record's write on it may be durable: a failure then breaks the store. */
 	if (!fsb_room(&t->b, meta_file_ops(t->meta, t->meta_len), OP_BYTES)) {
 		res = fsb_run(&t->b);
 		rec_ran = true;
 		if (res)
 			goto failed;
 	}
-	if (!meta_apply(s, &t->b, t->meta, t->meta_len, false, &io)) {
-		res = TEE_ERROR_GENERIC;
+	if (!meta_apply(s, &a, t->meta, t->meta_len, false)) {
 		store_break(s, TEE_ERROR_STORAGE_NOT_AVAILABLE, "a transaction is malformed");
-		goto out;
+		return TEE_ERROR_STORAGE_NOT_AVAILABLE;
 	}
-	if (io) {
-		res = io;
+	if (a.io) {
+		res = a.io;
 		rec_ran = true;
 		goto failed;
 	}
-	{ double a = prof_now();
 	res = fsb_run(&t->b);
-	prof[1] += prof_now() - a; }
 	if (res)
 		goto failed;
-	{ double a = prof_now(); int rr = rpmb_update(&s->rpmb, s->keys, seq, tag); prof[2] += prof_now() - a; prof_n++;
-	if (rr) {
+	if (rpmb_update(&s->rpmb, s->keys, seq, tag)) {
 		store_break(s, TEE_ERROR_STORAGE_NOT_AVAILABLE, "the RPMB slot cannot be written");
-		res = TEE_ERROR_STORAGE_NOT_AVAILABLE;
+		return TEE_ERROR_STORAGE_NOT_AVAILABLE;
+	}
+	s->jend = align8(end);
+	if (s->jend > s->jalloc)
+		s->jalloc = s->jend;
+	return TEE_SUCCESS;
+failed:
+	if (!rec_ran && t->b.failed <= rec_write)
+		/* Nothing of the record can count: the transaction did not happen. */
+		return res == TEE_ERROR_ITEM_NOT_FOUND ? TEE_ERROR_STORAGE_NOT_AVAILABLE : res;
+	store_break(s, TEE_ERROR_STORAGE_NOT_AVAILABLE, "a commit did not finish");
+	return TEE_ERROR_STORAGE_NOT_AVAILABLE;
+}
+
+TEE_Result txn_commit(struct txn *t)
+{
+	struct store *s = t->s;
+	struct rhead h = { 0 };
+	uint8_t head[RHDR_LEN];
+	uint8_t tag[STOR_TAG];
+	uint8_t *sealed = NULL;
+	uint64_t total = 0;
+	TEE_Result res = TEE_SUCCESS;
+
+	if (t->err) {
+		res = t->err;
 		goto out;
-	} }
+	}
+	if (!t->meta_len && !t->bulk)
+		goto out; /* nothing changed */
+	total = RHDR_LEN + t->bulk + t->meta_len + STOR_TAG;
+	/* Too large for the RPMB log even when empty: the REE journal. */
+	if (!t->ree && total > RPMB_LOG_SIZE)
+		go_ree(t);
+	/* Room in the log, or a checkpoint that makes it. */
+	if (!t->ree && !t->err && s->rpmb.log_end + total > RPMB_LOG_SIZE) {
+		txn_run(t);
+		if (!t->err)
+			txn_fail(t, checkpoint(s));
+	}
+	if (t->err) {
+		res = t->err;
+		goto out;
+	}
+	/* After any checkpoint the commit needed: the record follows the head. */
+	h.seq = s->seq + 1;
+	memcpy(h.prev, s->tag, STOR_TAG);
+	h.bulk = t->bulk;
+	h.meta = (uint32_t)t->meta_len;
+	memcpy(h.iv, t->iv, STOR_IV);
+	rhead_encode(head, &h);
+	sealed = malloc(t->meta_len + STOR_TAG);
+	if (!sealed || !seal_meta(t, head, sealed)) {
+		res = sealed ? TEE_ERROR_GENERIC : TEE_ERROR_OUT_OF_MEMORY;
+		goto out;
+	}
+	memcpy(tag, sealed + t->meta_len, STOR_TAG);
+	if (t->ree)
+		res = commit_ree(t, head, sealed, total, tag, h.seq);
+	else
+		res = commit_log(t, head, sealed, total, tag, h.seq);
+	if (res)
+		goto out;
 	/* Durable and anchored: now the store in memory follows. */
-	s->seq = seq;
+	s->seq = h.seq;
 	memcpy(s->tag, tag, STOR_TAG);
-	s->jend = (end + 7) & ~7ull;
-	s->jalloc = alloc > s->jend ? alloc : s->jend;
-	if (!meta_apply(s, NULL, t->meta, t->meta_len, true, &io))
+	s->since_ckpt++;
+	if (!meta_apply(s, NULL, t->meta, t->meta_len, true))
 		store_break(s, TEE_ERROR_STORAGE_NOT_AVAILABLE, "the directory cannot follow");
 	map_txn_install(t);
-	s->txn_count++;
-	if (!s->broken && (s->jend - RECORDS_START > JOURNAL_SOFT || s->dirty.n > DIRTY_MAX))
+	if (!s->broken && (s->jend - RECORDS_START > JOURNAL_SOFT || s->dirty.n > DIRTY_MAX ||
+			   s->dirty.lost))
 		checkpoint(s);
-	res = TEE_SUCCESS;
-	goto out;
-failed:
-	if (!rec_ran && t->b.failed <= rec_write) {
-		/* Nothing of the record can count: the transaction did not happen. */
-		if (res == TEE_ERROR_ITEM_NOT_FOUND)
-			res = TEE_ERROR_STORAGE_NOT_AVAILABLE;
-	} else {
-		store_break(s, TEE_ERROR_STORAGE_NOT_AVAILABLE, "a commit did not finish");
-		res = TEE_ERROR_STORAGE_NOT_AVAILABLE;
-	}
 out:
+	if (sealed)
+		secure_wipe(sealed, t->meta_len + STOR_TAG);
 	free(sealed);
 	txn_abort(t);
 	return res;
@@ -866,14 +1107,28 @@ out:
 	return d.err;
 }
 
+/* Every file an entry of the store may have: what to sync when the list is lost. */
+static TEE_Result sync_all(struct store *s, struct fsb *b)
+{
+	char name[PROTO_FS_NAME_MAX + 1];
+	TEE_Result res = TEE_SUCCESS;
+
+	for (size_t i = 0; i < s->n && !res; i++) {
+		for (size_t k = 0; k < sizeof(kinds) && !res; k++) {
+			if (!fsb_room(b, 1, OP_BYTES))
+				res = fsb_run(b);
+			file_name(s->sorted[i]->fid, (uint8_t)kinds[k], name);
+			fsb_sync(b, name);
+		}
+	}
+	return res;
+}
+
 static TEE_Result checkpoint(struct store *s)
 {
 	char name[PROTO_FS_NAME_MAX + 1];
 	uint8_t hdr[HDR_LEN];
-	uint8_t hash[STOR_HASH];
-	uint8_t tag[STOR_TAG];
-	uint64_t seq = s->seq + 1;
-	uint64_t len = 0;
+	struct jhdr h = { .seq = s->seq + 1 };
 	uint64_t old_dir = s->dir_seq;
 	struct fsb b;
 	TEE_Result res = TEE_SUCCESS;
@@ -881,6 +1136,8 @@ static TEE_Result checkpoint(struct store *s)
 
 	/* 1. What the records since the last checkpoint changed in place. */
 	fsb_init(&b, s->fs, s->dir);
+	if (s->dirty.lost)
+		res = sync_all(s, &b);
 	for (size_t i = 0; i < s->dirty.n && !res; i++) {
 		file_name(s->dirty.fid[i], s->dirty.fid[i][STOR_FID], name);
 		if (!fsb_room(&b, 2, OP_BYTES))
@@ -892,29 +1149,39 @@ static TEE_Result checkpoint(struct store *s)
 		res = fsb_run(&b);
 	/* 2. The directory as it is now. */
 	if (!res)
-		res = dir_snapshot(s, seq, &len, hash);
+		res = dir_snapshot(s, h.seq, &h.dir_len, h.dir_hash);
 	if (res) {
-		log_error("storage: a checkpoint failed (0x%08x); the journal keeps growing", res);
+		log_error("storage: a checkpoint failed (0x%08x)", res);
 		return res;
 	}
 	/* 3. The other header slot: from its write on, the checkpoint may count. */
-	hdr_encode(s, hdr, seq, s->tag, seq, len, hash);
-	memcpy(tag, hdr + HDR_BODY + STOR_IV, STOR_TAG);
+	h.dir_seq = h.seq;
+	memcpy(h.prev, s->tag, STOR_TAG);
+	hdr_encode(s, hdr, &h);
+	memcpy(h.tag, hdr + HDR_BODY + STOR_IV, STOR_TAG);
 	memcpy(wa(s, FS_WRITE_AREA), hdr, HDR_LEN);
 	fsb_write(&b, JNAME, (uint64_t)slot * HDR_SLOT, HDR_LEN, FS_WRITE_AREA);
 	fsb_sync(&b, JNAME);
 	res = fsb_run(&b);
-	if (res || rpmb_update(&s->rpmb, s->keys, seq, tag)) {
+	/* 4. The anchor, which also empties the RPMB log. */
+	if (res || rpmb_update(&s->rpmb, s->keys, h.seq, h.tag)) {
 		store_break(s, TEE_ERROR_STORAGE_NOT_AVAILABLE, "a checkpoint did not finish");
 		return TEE_ERROR_STORAGE_NOT_AVAILABLE;
 	}
-	s->seq = seq;
-	memcpy(s->tag, tag, STOR_TAG);
+	s->seq = h.seq;
+	memcpy(s->tag, h.tag, STOR_TAG);
 	s->hslot = slot;
+	/* Nothing is replayed from before this point any more; every file is in the directory. */
+	for (size_t i = 0; i < s->n; i++) {
+		s->sorted[i]->hw = map_blocks(s->sorted[i]->size);
+		s->sorted[i]->dir_synced = true;
+	}
 	s->jend = RECORDS_START;
-	s->dir_seq = seq;
+	s->dir_seq = h.seq;
 	s->dirty.n = 0;
-	/* 4. Tidying: nothing refers to these any more. */
+	s->dirty.lost = false;
+	s->since_ckpt = 0;
+	/* 5. Tidying: nothing refers to these any more. */
 	if (old_dir) {
 		dir_file(old_dir, name);
 		fsb_remove(&b, name);
@@ -928,9 +1195,16 @@ static TEE_Result checkpoint(struct store *s)
 	return TEE_SUCCESS;
 }
 
+TEE_Result journal_checkpoint(struct store *s)
+{
+	if (!s->loaded || s->broken || !s->since_ckpt)
+		return s->broken;
+	return checkpoint(s);
+}
+
 /* ---- recovery ---- */
 
-/* Sequential reads of the journal into private memory. */
+/* Sequential reads of a REE file into private memory. */
 struct jreader {
 	struct store *s;
 	struct fsb b;
@@ -973,77 +1247,76 @@ static bool jr_get(struct jreader *j, uint64_t off, void *dst, size_t n, TEE_Res
 	return true;
 }
 
-struct rec_info {
-	uint64_t seq;
-	uint64_t end;
+/* A record as recovery reads it. */
+struct rec {
+	struct rhead h;
+	uint64_t end;	/* REE: offset after it */
 	uint8_t tag[STOR_TAG];
-	uint8_t prev[STOR_TAG];
-	uint8_t *meta; /* with want_meta */
-	uint32_t meta_len;
+	uint8_t *meta;	/* with want: the operations, in clear */
+	uint8_t *bulk;	/* with want, from the RPMB log: its bulk */
 };
 
-/* Reads and checks the record at off; false when there is no valid one. */
-static bool rec_read(struct jreader *j, uint64_t off, uint64_t seq, const uint8_t prev[STOR_TAG],
-		     bool want_meta, struct rec_info *ri, TEE_Result *io)
+static void rec_free(struct rec *r)
+{
+	if (r->meta) {
+		secure_wipe(r->meta, r->h.meta);
+		free(r->meta);
+	}
+	r->meta = NULL;
+	r->bulk = NULL;
+}
+
+/* Opens the sealed part after head (the rest of the AAD) went through gcm. */
+static bool rec_finish(EVP_CIPHER_CTX *gcm, const uint8_t *head, size_t head_len,
+		       const uint8_t *ct, uint32_t len, const uint8_t tag[STOR_TAG], uint8_t *pt)
+{
+	uint8_t t[STOR_TAG];
+	int outl = 0;
+
+	memcpy(t, tag, STOR_TAG);
+	return EVP_CipherUpdate(gcm, NULL, &outl, head, (int)head_len) &&
+	       (!len || EVP_CipherUpdate(gcm, pt, &outl, ct, (int)len)) &&
+	       EVP_CIPHER_CTX_ctrl(gcm, EVP_CTRL_GCM_SET_TAG, STOR_TAG, t) &&
+	       EVP_CipherFinal_ex(gcm, pt + len, &outl) == 1;
+}
+
+/* Reads and checks the REE record at off; false when there is no valid one. */
+static bool ree_rec_read(struct jreader *j, uint64_t off, uint64_t seq,
+			 const uint8_t prev[STOR_TAG], bool want, struct rec *rc, TEE_Result *io)
 {
 	uint8_t head[RHDR_LEN];
-	uint8_t tag[STOR_TAG];
 	uint8_t *chunk = NULL;
 	uint8_t *ct = NULL;
 	uint8_t *pt = NULL;
-	struct buf_reader r;
-	uint32_t magic = 0;
-	uint32_t version = 0;
-	uint64_t rseq = 0;
-	uint64_t bulk = 0;
-	uint32_t meta = 0;
-	uint8_t rprev[STOR_TAG];
-	uint8_t iv[STOR_IV];
 	EVP_CIPHER_CTX *gcm = NULL;
 	bool ok = false;
 	int outl = 0;
 
-	if (!jr_get(j, off, head, sizeof(head), io))
-		return false;
-	buf_reader_init(&r, head, sizeof(head));
-	buf_get_u32(&r, &magic);
-	buf_get_u32(&r, &version);
-	buf_get_u64(&r, &rseq);
-	buf_get_bytes(&r, rprev, STOR_TAG);
-	buf_get_u64(&r, &bulk);
-	buf_get_u32(&r, &meta);
-	buf_get_bytes(&r, iv, STOR_IV);
-	if (!buf_done(&r) || magic != J_MAGIC_REC || version != J_VERSION || rseq != seq ||
-	    !secure_equal(rprev, prev, STOR_TAG) || bulk > BULK_MAX || meta > META_MAX)
+	memset(rc, 0, sizeof(*rc));
+	if (!jr_get(j, off, head, sizeof(head), io) || !rhead_decode(head, seq, prev, &rc->h))
 		return false;
 	chunk = malloc(FS_READ_AREA_LEN);
-	ct = malloc((size_t)meta + 1);
-	pt = malloc((size_t)meta + 1);
+	ct = malloc((size_t)rc->h.meta + 1);
+	pt = malloc((size_t)rc->h.meta + 1);
 	gcm = crypt_ctx_new(j->s->keys->journal);
-	if (!chunk || !ct || !pt || !gcm || !EVP_CipherInit_ex(gcm, NULL, NULL, NULL, iv, 0))
+	if (!chunk || !ct || !pt || !gcm || !EVP_CipherInit_ex(gcm, NULL, NULL, NULL, rc->h.iv, 0))
 		goto out;
-	for (uint64_t done = 0; done < bulk;) {
-		size_t n = bulk - done < FS_READ_AREA_LEN ? (size_t)(bulk - done) : FS_READ_AREA_LEN;
+	for (uint64_t done = 0; done < rc->h.bulk;) {
+		size_t n = rc->h.bulk - done < FS_READ_AREA_LEN ? (size_t)(rc->h.bulk - done)
+								: FS_READ_AREA_LEN;
 
 		if (!jr_get(j, off + RHDR_LEN + done, chunk, n, io) ||
 		    !EVP_CipherUpdate(gcm, NULL, &outl, chunk, (int)n))
 			goto out;
 		done += n;
 	}
-	if (!EVP_CipherUpdate(gcm, NULL, &outl, head, RHDR_LEN) ||
-	    !jr_get(j, off + RHDR_LEN + bulk, ct, meta, io) ||
-	    !jr_get(j, off + RHDR_LEN + bulk + meta, tag, STOR_TAG, io) ||
-	    (meta && !EVP_CipherUpdate(gcm, pt, &outl, ct, (int)meta)) ||
-	    !EVP_CIPHER_CTX_ctrl(gcm, EVP_CTRL_GCM_SET_TAG, STOR_TAG, tag) ||
-	    EVP_CipherFinal_ex(gcm, pt + meta, &outl) != 1)
+	if (!jr_get(j, off + RHDR_LEN + rc->h.bulk, ct, rc->h.meta, io) ||
+	    !jr_get(j, off + RHDR_LEN + rc->h.bulk + rc->h.meta, rc->tag, STOR_TAG, io) ||
+	    !rec_finish(gcm, head, RHDR_LEN, ct, rc->h.meta, rc->tag, pt))
 		goto out;
-	ri->seq = rseq;
-	ri->end = off + RHDR_LEN + bulk + meta + STOR_TAG;
-	memcpy(ri->tag, tag, STOR_TAG);
-	memcpy(ri->prev, rprev, STOR_TAG);
-	ri->meta_len = meta;
-	if (want_meta) {
-		ri->meta = pt;
+	rc->end = off + RHDR_LEN + rc->h.bulk + rc->h.meta + STOR_TAG;
+	if (want) {
+		rc->meta = pt;
 		pt = NULL; /* transferred */
 	}
 	ok = true;
@@ -1052,7 +1325,49 @@ out:
 	free(chunk);
 	free(ct);
 	if (pt) {
-		secure_wipe(pt, (size_t)meta + 1);
+		secure_wipe(pt, (size_t)rc->h.meta + 1);
+		free(pt);
+	}
+	return ok;
+}
+
+/* Checks the RPMB log record at off of log (trusted memory); false when there is none. */
+static bool log_rec_read(struct store *s, const uint8_t *log, uint64_t off, uint64_t seq,
+			 const uint8_t prev[STOR_TAG], bool want, struct rec *rc)
+{
+	uint8_t *pt = NULL;
+	EVP_CIPHER_CTX *gcm = NULL;
+	uint64_t total = 0;
+	bool ok = false;
+	int outl = 0;
+
+	memset(rc, 0, sizeof(*rc));
+	if (off > RPMB_LOG_SIZE - RHDR_LEN || !rhead_decode(log + off, seq, prev, &rc->h))
+		return false;
+	total = RHDR_LEN + rc->h.bulk + rc->h.meta + STOR_TAG;
+	if (total > RPMB_LOG_SIZE - off)
+		return false;
+	pt = malloc((size_t)rc->h.meta + 1);
+	gcm = crypt_ctx_new(s->keys->journal);
+	if (!pt || !gcm || !EVP_CipherInit_ex(gcm, NULL, NULL, NULL, rc->h.iv, 0) ||
+	    (rc->h.bulk &&
+	     !EVP_CipherUpdate(gcm, NULL, &outl, log + off + RHDR_LEN, (int)rc->h.bulk)))
+		goto out;
+	memcpy(rc->tag, log + off + total - STOR_TAG, STOR_TAG);
+	if (!rec_finish(gcm, log + off, RHDR_LEN, log + off + RHDR_LEN + rc->h.bulk, rc->h.meta,
+			rc->tag, pt))
+		goto out;
+	rc->end = off + total;
+	if (want) {
+		rc->meta = pt;
+		rc->bulk = (uint8_t *)log + off + RHDR_LEN;
+		pt = NULL; /* transferred */
+	}
+	ok = true;
+out:
+	EVP_CIPHER_CTX_free(gcm);
+	if (pt) {
+		secure_wipe(pt, (size_t)rc->h.meta + 1);
 		free(pt);
 	}
 	return ok;
@@ -1081,7 +1396,6 @@ static TEE_Result dir_load(struct store *s, struct jreader *j, const struct jhdr
 	EVP_MD_CTX *md = NULL;
 	TEE_Result res = TEE_ERROR_CORRUPT_OBJECT;
 	TEE_Result io = TEE_SUCCESS;
-	int outl = 0;
 
 	if (!h->dir_len)
 		return TEE_SUCCESS; /* an empty store */
@@ -1121,10 +1435,7 @@ static TEE_Result dir_load(struct store *s, struct jreader *j, const struct jhdr
 	    (uint64_t)count * ENTRY_BYTES != body || tset > 1)
 		goto out;
 	if (!EVP_CipherInit_ex(gcm, NULL, NULL, NULL, iv, 0) ||
-	    !EVP_CipherUpdate(gcm, NULL, &outl, head, DHDR_LEN) ||
-	    (body && !EVP_CipherUpdate(gcm, pt, &outl, ct, (int)body)) ||
-	    !EVP_CIPHER_CTX_ctrl(gcm, EVP_CTRL_GCM_SET_TAG, STOR_TAG, tag) ||
-	    EVP_CipherFinal_ex(gcm, pt + body, &outl) != 1)
+	    !rec_finish(gcm, head, DHDR_LEN, ct, (uint32_t)body, tag, pt))
 		goto out;
 	buf_reader_init(&r, pt, body);
 	for (uint32_t i = 0; i < count; i++) {
@@ -1138,6 +1449,7 @@ static TEE_Result dir_load(struct store *s, struct jreader *j, const struct jhdr
 			entry_free(e);
 			goto out;
 		}
+		e->hw = map_blocks(e->size);
 	}
 	s->time_set = tset;
 	s->time_offset_ms = (int64_t)toff;
@@ -1161,7 +1473,7 @@ out:
 /* A new store: slot first, then the journal, then the slot anchors it. */
 static TEE_Result store_init(struct store *s, bool have_slot)
 {
-	static const uint8_t zero[STOR_HASH];
+	struct jhdr h = { .seq = 1 };
 	uint8_t hdr[HDR_LEN];
 	struct fsb b;
 	TEE_Result res = TEE_SUCCESS;
@@ -1171,7 +1483,7 @@ static TEE_Result store_init(struct store *s, bool have_slot)
 		return TEE_ERROR_STORAGE_NOT_AVAILABLE;
 	}
 	fsb_init(&b, s->fs, s->dir);
-	hdr_encode(s, hdr, 1, zero, 0, 0, zero);
+	hdr_encode(s, hdr, &h);
 	memcpy(wa(s, FS_WRITE_AREA), hdr, HDR_LEN);
 	fsb_mkdir(&b);
 	fsb_remove(&b, JNAME);
@@ -1193,54 +1505,138 @@ static TEE_Result store_init(struct store *s, bool have_slot)
 	return TEE_SUCCESS;
 }
 
-/*
- * Follows the chain from header h: how far it goes, and whether the RPMB
- * slot accepts where it ends (at the anchor, or one past it when the last
- * commit stopped between its journal sync and its RPMB update).
- */
-static bool chain_walk(struct store *s, struct jreader *j, const struct jhdr *h, uint64_t *k,
-		       uint8_t tag[STOR_TAG], uint64_t *end, TEE_Result *io)
+/* What recovery learns of the chain: where a part ends. */
+struct chain_end {
+	uint64_t seq;
+	uint8_t tag[STOR_TAG];
+	uint8_t prev[STOR_TAG]; /* of the last link */
+	uint64_t end;		/* byte offset after it */
+	uint64_t n;		/* records */
+};
+
+/* Follows REE records from header h as far as they go. */
+static void ree_walk(struct jreader *j, const struct jhdr *h, struct chain_end *c,
+		     TEE_Result *io)
 {
-	struct rec_info ri;
+	struct rec rc;
+
+	c->seq = h->seq;
+	memcpy(c->tag, h->tag, STOR_TAG);
+	memcpy(c->prev, h->prev, STOR_TAG);
+	c->end = RECORDS_START;
+	c->n = 0;
+	while (ree_rec_read(j, c->end, c->seq + 1, c->tag, false, &rc, io)) {
+		memcpy(c->prev, c->tag, STOR_TAG);
+		c->seq = rc.h.seq;
+		memcpy(c->tag, rc.tag, STOR_TAG);
+		c->end = align8(rc.end);
+		c->n++;
+	}
+}
+
+/* Follows the RPMB log from the anchor as far as it goes. */
+static void log_walk(struct store *s, const uint8_t *log, struct chain_end *c)
+{
+	struct rec rc;
+
+	c->seq = s->rpmb.seq;
+	memcpy(c->tag, s->rpmb.tag, STOR_TAG);
+	memset(c->prev, 0, STOR_TAG);
+	c->end = 0;
+	c->n = 0;
+	while (log_rec_read(s, log, c->end, c->seq + 1, c->tag, false, &rc)) {
+		memcpy(c->prev, c->tag, STOR_TAG);
+		c->seq = rc.h.seq;
+		memcpy(c->tag, rc.tag, STOR_TAG);
+		c->end = align8(rc.end);
+		c->n++;
+	}
+}
+
+/*
+ * Whether the RPMB log ends where its head says, give or take the one
+ * record a crash inside its single fdatasync can leave on either side.
+ */
+static bool log_consistent(const struct store *s, const struct chain_end *l)
+{
+	const struct rpmb_slot *r = &s->rpmb;
+
+	if (l->seq == r->log_seq)
+		return secure_equal(l->tag, r->log_tag, STOR_TAG);
+	if (l->seq == r->log_seq + 1)
+		return secure_equal(l->prev, r->log_tag, STOR_TAG);
+	return l->seq + 1 == r->log_seq;
+}
+
+/* Replays the REE records after header h up to seq k. */
+static bool ree_replay(struct store *s, struct jreader *j, const struct jhdr *h, uint64_t k,
+		       struct fsb *b, TEE_Result *io)
+{
 	uint8_t prev[STOR_TAG];
 	uint64_t off = RECORDS_START;
-	bool accept = false;
+	uint64_t seq = h->seq;
 
-	*k = h->seq;
-	memcpy(tag, h->tag, STOR_TAG);
-	memcpy(prev, h->prev, STOR_TAG);
-	*end = RECORDS_START;
-	for (;;) {
-		if (*k == s->rpmb.seq && secure_equal(tag, s->rpmb.tag, STOR_TAG))
-			accept = true;
-		else if (*k == s->rpmb.seq + 1 && secure_equal(prev, s->rpmb.tag, STOR_TAG))
-			accept = true;
-		else
-			accept = false;
-		if (*k > s->rpmb.seq)
-			break; /* one past the anchor at most */
-		memset(&ri, 0, sizeof(ri));
-		if (!rec_read(j, off, *k + 1, tag, false, &ri, io))
-			break;
-		memcpy(prev, tag, STOR_TAG);
-		*k = ri.seq;
-		memcpy(tag, ri.tag, STOR_TAG);
-		off = (ri.end + 7) & ~7ull;
-		*end = off;
+	memcpy(prev, h->tag, STOR_TAG);
+	while (seq < k) {
+		struct rec rc;
+		struct apply a = { .s = s, .b = b, .ree = true, .rec = off, .replay = true };
+		bool ok = ree_rec_read(j, off, seq + 1, prev, true, &rc, io);
+
+		a.bulk_len = rc.h.bulk;
+		ok = ok && meta_apply(s, &a, rc.meta, rc.h.meta, true);
+		if (a.io)
+			*io = a.io;
+		rec_free(&rc);
+		if (!ok || *io)
+			return false;
+		seq = rc.h.seq;
+		memcpy(prev, rc.tag, STOR_TAG);
+		off = align8(rc.end);
 	}
-	return accept && !*io;
+	return true;
+}
+
+/* Replays the RPMB log records (trusted) up to seq k. */
+static bool log_replay(struct store *s, const uint8_t *log, uint64_t k, struct fsb *b,
+		       TEE_Result *io)
+{
+	uint8_t prev[STOR_TAG];
+	uint64_t off = 0;
+	uint64_t seq = s->rpmb.seq;
+
+	memcpy(prev, s->rpmb.tag, STOR_TAG);
+	while (seq < k) {
+		struct rec rc;
+		struct apply a = { .s = s, .b = b, .replay = true };
+		bool ok = log_rec_read(s, log, off, seq + 1, prev, true, &rc);
+
+		a.bulk = rc.bulk;
+		a.bulk_len = rc.h.bulk;
+		ok = ok && meta_apply(s, &a, rc.meta, rc.h.meta, true);
+		apply_run(&a);
+		if (a.io)
+			*io = a.io;
+		rec_free(&rc);
+		if (!ok || *io)
+			return false;
+		seq = rc.h.seq;
+		memcpy(prev, rc.tag, STOR_TAG);
+		off = align8(rc.end);
+	}
+	return true;
 }
 
 TEE_Result journal_load(struct store *s)
 {
 	struct jreader j = { .s = s };
 	struct jhdr h[2];
+	struct chain_end ree = { 0 };
+	struct chain_end lg = { 0 };
 	bool hok[2] = { false, false };
+	bool log_too = false;
 	uint8_t raw[HDR_LEN];
-	uint8_t tag[STOR_TAG];
-	uint64_t k = 0;
-	uint64_t end = 0;
-	uint64_t replayed = 0;
+	uint8_t *log = NULL;
+	struct fsb b;
 	int pick = -1;
 	int newer = 0;
 	int r = rpmb_open(&s->rpmb, s->dir, s->keys);
@@ -1252,23 +1648,22 @@ TEE_Result journal_load(struct store *s)
 	if (r == RPMB_IO)
 		return TEE_ERROR_STORAGE_NOT_AVAILABLE;
 	j.buf = malloc(FS_READ_AREA_LEN);
-	if (!j.buf)
-		return TEE_ERROR_OUT_OF_MEMORY;
+	log = malloc(RPMB_LOG_SIZE);
+	if (!j.buf || !log) {
+		res = TEE_ERROR_OUT_OF_MEMORY;
+		goto out;
+	}
 	fsb_init(&j.b, s->fs, s->dir);
+	fsb_init(&b, s->fs, s->dir);
 	snprintf(j.name, sizeof(j.name), "%s", JNAME);
 	/* The two header slots. */
-	for (int i = 0; i < 2; i++) {
+	for (int i = 0; i < 2 && !io; i++)
 		if (jr_get(&j, (uint64_t)i * HDR_SLOT, raw, HDR_LEN, &io))
 			hok[i] = hdr_decode(s, raw, &h[i]);
-		if (io == TEE_ERROR_ITEM_NOT_FOUND)
-			break;
-		if (io)
-			goto io_fail;
-	}
 	if (io == TEE_ERROR_ITEM_NOT_FOUND) {
 		/* No journal. Fine for a new store; otherwise it was deleted. */
 		io = TEE_SUCCESS;
-		if (r == RPMB_OK && s->rpmb.seq) {
+		if (r == RPMB_OK && s->rpmb.log_seq) {
 			log_error("storage: the REE files of a TA store are gone");
 			res = TEE_ERROR_CORRUPT_OBJECT;
 			goto out;
@@ -1276,27 +1671,47 @@ TEE_Result journal_load(struct store *s)
 		res = store_init(s, r == RPMB_OK);
 		goto out;
 	}
+	if (io)
+		goto io_fail;
 	if (r == RPMB_ABSENT) {
 		log_error("storage: REE files of a TA store without its RPMB slot");
 		res = TEE_ERROR_CORRUPT_OBJECT;
 		goto out;
 	}
-	/* The newest header whose chain the RPMB slot accepts. */
-	if (r == RPMB_OK && !s->rpmb.seq && !hok[0] && !hok[1]) {
+	if (!s->rpmb.log_seq && !hok[0] && !hok[1]) {
 		/* A new store whose first header never made it to disk. */
 		res = store_init(s, true);
 		goto out;
 	}
+	/* The RPMB log: trusted, and consistent with its head. */
+	rpmb_log_read(&s->rpmb, log);
+	log_walk(s, log, &lg);
+	if (!log_consistent(s, &lg)) {
+		log_error("storage: a TA store's RPMB log does not match its head");
+		res = TEE_ERROR_CORRUPT_OBJECT;
+		goto out;
+	}
+	/*
+	 * The newest header whose REE chain the anchor accepts: it ends at the
+	 * anchor (the log then follows), or one past all we trust (a large
+	 * commit or a checkpoint cut off before its anchor).
+	 */
 	newer = hok[1] && (!hok[0] || h[1].seq > h[0].seq) ? 1 : 0;
 	for (int pass = 0; pass < 2 && pick < 0; pass++) {
 		int i = pass ? 1 - newer : newer;
 
 		if (!hok[i])
 			continue;
-		if (chain_walk(s, &j, &h[i], &k, tag, &end, &io))
-			pick = i;
+		ree_walk(&j, &h[i], &ree, &io);
 		if (io)
 			goto io_fail;
+		if (ree.seq == s->rpmb.seq && secure_equal(ree.tag, s->rpmb.tag, STOR_TAG)) {
+			pick = i;
+			log_too = true;
+		} else if (ree.seq == lg.seq + 1 && secure_equal(ree.prev, lg.tag, STOR_TAG) &&
+			   (!lg.n || ree.n == 0)) {
+			pick = i;
+		}
 	}
 	if (pick < 0) {
 		log_error("storage: a TA store's journal does not reach its RPMB anchor "
@@ -1309,56 +1724,45 @@ TEE_Result journal_load(struct store *s)
 		goto out;
 	s->hslot = pick;
 	s->dir_seq = h[pick].dir_seq;
-	/* Replay the records: the directory in memory, their files again. */
-	{
-		uint8_t prev[STOR_TAG];
-		uint64_t off = RECORDS_START;
-		uint64_t seq = h[pick].seq;
-		struct fsb b;
-
-		fsb_init(&b, s->fs, s->dir);
-		memcpy(prev, h[pick].tag, STOR_TAG);
-		while (seq < k) {
-			struct rec_info ri = { 0 };
-			bool ok = rec_read(&j, off, seq + 1, prev, true, &ri, &io);
-
-			if (ok)
-				ok = meta_apply(s, &b, ri.meta, ri.meta_len, true, &io);
-			if (ri.meta) {
-				secure_wipe(ri.meta, ri.meta_len);
-				free(ri.meta);
-			}
-			if (io)
-				goto io_fail;
-			if (!ok) {
-				res = TEE_ERROR_CORRUPT_OBJECT;
-				goto out;
-			}
-			seq = ri.seq;
-			memcpy(prev, ri.tag, STOR_TAG);
-			off = (ri.end + 7) & ~7ull;
-			replayed++;
-		}
-		if (b.nops)
-			io = fsb_run(&b);
+	/* Replay: the REE records, then the RPMB log's; their files again. */
+	if (!ree_replay(s, &j, &h[pick], ree.seq, &b, &io) ||
+	    (log_too && !log_replay(s, log, lg.seq, &b, &io))) {
 		if (io)
 			goto io_fail;
-	}
-	s->seq = k;
-	memcpy(s->tag, tag, STOR_TAG);
-	s->jend = end;
-	s->jalloc = end;
-	if (k == s->rpmb.seq + 1 && rpmb_update(&s->rpmb, s->keys, k, tag)) {
-		res = TEE_ERROR_STORAGE_NOT_AVAILABLE;
+		res = TEE_ERROR_CORRUPT_OBJECT;
 		goto out;
 	}
-	if (replayed)
-		log_debug("storage: replayed %llu journal record(s)", (unsigned long long)replayed);
+	if (b.nops)
+		io = fsb_run(&b);
+	if (io)
+		goto io_fail;
+	s->jend = ree.end;
+	s->jalloc = ree.end;
+	if (log_too) {
+		s->seq = lg.seq;
+		memcpy(s->tag, lg.tag, STOR_TAG);
+		/* The head moves to what the log really holds, on either side. */
+		s->rpmb.log_seq = lg.seq;
+		memcpy(s->rpmb.log_tag, lg.tag, STOR_TAG);
+		s->rpmb.log_end = lg.end;
+	} else {
+		s->seq = ree.seq;
+		memcpy(s->tag, ree.tag, STOR_TAG);
+		if (rpmb_update(&s->rpmb, s->keys, ree.seq, ree.tag)) {
+			res = TEE_ERROR_STORAGE_NOT_AVAILABLE;
+			goto out;
+		}
+	}
+	s->since_ckpt = ree.n + (log_too ? lg.n : 0);
+	if (ree.n || lg.n)
+		log_debug("storage: replayed %llu journal and %llu RPMB log record(s)",
+			  (unsigned long long)ree.n, (unsigned long long)lg.n);
 	res = TEE_SUCCESS;
 	goto out;
 io_fail:
 	res = io == TEE_ERROR_ITEM_NOT_FOUND ? TEE_ERROR_CORRUPT_OBJECT : io;
 out:
 	free(j.buf);
+	free(log);
 	return res;
 }

@@ -18,7 +18,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -35,19 +34,8 @@ static char secure_dir[SWTEE_PATH_MAX];
 
 int crypt_random(void *p, size_t n)
 {
-	uint8_t *b = p;
-
-	while (n) {
-		ssize_t r = getrandom(b, n, 0);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return -1;
-		b += r;
-		n -= (size_t)r;
-	}
-	return 0;
+	/* OpenSSL's DRBG: seeded from the kernel, no system call per IV. */
+	return n > INT32_MAX || RAND_bytes(p, (int)n) != 1 ? -1 : 0;
 }
 
 void crypt_sha256(const void *p, size_t n, uint8_t out[STOR_HASH])

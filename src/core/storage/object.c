@@ -241,41 +241,35 @@ TEE_Result obj_read(struct store *s, struct stor_entry *e, uint64_t pos, uint8_t
 	return TEE_SUCCESS;
 }
 
-/* Sealed blocks on their way to a transaction, gathered in contiguous runs. */
+/* Sealed blocks on their way to a transaction's journal images, in contiguous runs. */
 struct run {
 	uint8_t *buf;
 	uint64_t first;
 	uint32_t len;
 	uint64_t next; /* the block the run can take next */
-	bool direct;
 };
 
-static void run_flush(struct txn *t, struct run *r, const uint8_t fid[STOR_FID], bool new_file)
+static void run_flush(struct txn *t, struct run *r, const uint8_t fid[STOR_FID])
 {
 	if (!r->len)
 		return;
-	if (r->direct)
-		txn_direct(t, fid, 0, r->first * STOR_BLOCK, r->buf, r->len, new_file);
-	else
-		txn_image(t, fid, 0, r->first * STOR_BLOCK, r->buf, r->len);
+	txn_image(t, fid, 0, r->first * STOR_BLOCK, r->buf, r->len);
 	r->len = 0;
 }
 
-static void run_add(struct txn *t, struct run *r, const uint8_t fid[STOR_FID], bool new_file,
-		    uint64_t b, bool direct, const uint8_t *ct, uint32_t len)
+static void run_add(struct txn *t, struct run *r, const uint8_t fid[STOR_FID], uint64_t b,
+		    const uint8_t *ct, uint32_t len)
 {
-	if (r->len && (b != r->next || direct != r->direct || r->len + STOR_BLOCK > RUN_MAX))
-		run_flush(t, r, fid, new_file);
-	if (!r->len) {
+	if (r->len && (b != r->next || r->len + STOR_BLOCK > RUN_MAX))
+		run_flush(t, r, fid);
+	if (!r->len)
 		r->first = b;
-		r->direct = direct;
-	}
 	memcpy(r->buf + r->len, ct, len);
 	r->len += len;
 	r->next = b + 1;
 	/* A short block ends the file: nothing can follow it in the run. */
 	if (len < STOR_BLOCK)
-		run_flush(t, r, fid, new_file);
+		run_flush(t, r, fid);
 }
 
 /*
@@ -333,10 +327,13 @@ static TEE_Result seal_blocks(struct seal_ctx *c, const uint64_t *blocks, size_t
 	uint8_t aad[STOR_FID + 8];
 	uint8_t *plain = malloc(STOR_BLOCK);
 	uint8_t *ct = malloc(STOR_BLOCK);
+	uint8_t *dst = NULL;
 	struct map_ent *ents = calloc(nb ? nb : 1, sizeof(*ents));
 	struct run r = { .buf = malloc(RUN_MAX) };
 	uint64_t old_n = c->e ? map_blocks(c->e->size) : 0;
-	bool new_file = old_n == 0;
+	uint64_t hw = c->e && c->e->hw > old_n ? c->e->hw : old_n;
+	/* Writing in place to a file the directory may not hold for good: sync it too. */
+	bool new_file = !c->e || !c->e->dir_synced;
 	TEE_Result res = TEE_SUCCESS;
 
 	if (!plain || !ct || !ents || !r.buf) {
@@ -352,12 +349,24 @@ static TEE_Result seal_blocks(struct seal_ctx *c, const uint64_t *blocks, size_t
 			goto out;
 		ents[i].present = true;
 		block_aad(c->w->fid, b, aad);
+		if (c->direct && b >= hw) {
+			/* In place: sealed straight into the window the supplicant writes from. */
+			run_flush(c->t, &r, c->w->fid);
+			dst = txn_direct_buf(c->t, c->w->fid, 0, b * STOR_BLOCK, len, new_file);
+			if (!dst) {
+				res = c->t->err;
+				goto out;
+			}
+		} else {
+			dst = ct;
+		}
 		if (crypt_random(ents[i].iv, STOR_IV) ||
-		    crypt_seal(c->ctx, ents[i].iv, aad, sizeof(aad), plain, ct, len, ents[i].tag)) {
+		    crypt_seal(c->ctx, ents[i].iv, aad, sizeof(aad), plain, dst, len, ents[i].tag)) {
 			res = TEE_ERROR_GENERIC;
 			goto out;
 		}
-		run_add(c->t, &r, c->w->fid, new_file, b, c->direct && b >= old_n, ct, len);
+		if (dst == ct)
+			run_add(c->t, &r, c->w->fid, b, ct, len);
 		if (i + 1 == nb && c->e && c->e->open && len) {
 			memcpy(c->e->open->pend, plain, len);
 			c->e->open->pend_block = b;
@@ -374,7 +383,7 @@ static TEE_Result seal_blocks(struct seal_ctx *c, const uint64_t *blocks, size_t
 				goto out;
 		}
 	}
-	run_flush(c->t, &r, c->w->fid, new_file);
+	run_flush(c->t, &r, c->w->fid);
 	res = c->t->err;
 out:
 	if (plain)
@@ -405,6 +414,7 @@ TEE_Result obj_write(struct store *s, struct txn *t, struct stor_entry *e,
 	uint64_t end = pos + len;
 	uint64_t *blocks = NULL;
 	uint64_t old_n = e ? map_blocks(e->size) : 0;
+	uint64_t hw = e && e->hw > old_n ? e->hw : old_n;
 	uint64_t new_bytes = 0;
 	size_t nb = 0;
 	TEE_Result res = TEE_SUCCESS;
@@ -426,8 +436,9 @@ TEE_Result obj_write(struct store *s, struct txn *t, struct stor_entry *e,
 		blocks[nb++] = cur / STOR_BLOCK;
 	for (uint64_t b = pos / STOR_BLOCK; b <= (end - 1) / STOR_BLOCK; b++)
 		blocks[nb++] = b;
+	/* Blocks no record since the checkpoint refers to may go in place. */
 	for (size_t i = 0; i < nb; i++)
-		if (blocks[i] >= old_n)
+		if (blocks[i] >= hw)
 			new_bytes += block_len(w->size, blocks[i]);
 	c.direct = new_bytes >= DIRECT_MIN;
 	res = seal_blocks(&c, blocks, nb);

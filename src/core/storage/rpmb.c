@@ -1,16 +1,23 @@
 /*
  * The emulated RPMB: in the core's secure dir, one slot file per TA store
- * (rpmb/<the store's name>), holding a write counter that only grows and the
- * journal position it anchors (sequence number and record tag), MACed under
- * K_rpmb, a key the normal world never sees. Writes alternate between two
- * copies at 0 and 512 so that a torn write leaves the previous one readable;
- * the valid copy with the higher counter is the slot. A slot stands for the
- * whole store: restoring older REE files gives a journal that stops short
- * of the anchored position, which the store refuses (journal.c).
+ * (rpmb/<the store's name>), which the normal world never sees:
+ *
+ *   0, 512   two copies of the anchor, MACed under K_rpmb (from the HUK):
+ *            a write counter that only grows, the REE journal position it
+ *            anchors (seq, tag), and the head of the log below (seq, tag,
+ *            bytes used)
+ *   4096...  the log: the records of small transactions, chained after the
+ *            anchored REE position (same format as REE journal records)
+ *
+ * Writes alternate between the copies (even counters in the first), so a
+ * torn write leaves the previous copy readable. A small commit is one log
+ * record and one anchor copy, made durable by one fdatasync; a checkpoint or
+ * a large transaction moves the anchor and empties the log (journal.c).
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -20,10 +27,11 @@
 #include "storage.h"
 
 #define RPMB_MAGIC 0x50525753u /* "SWRP" */
-#define RPMB_VERSION 1u
+#define RPMB_VERSION 2u
 #define COPY_OFF(i) ((off_t)(i) * 512)
-#define BODY (4 + 4 + 8 + 8 + STOR_TAG + STOR_TAG)
+#define BODY (4 + 4 + 8 + 8 + STOR_TAG + 8 + STOR_TAG + 8 + STOR_TAG)
 #define COPY_LEN (BODY + STOR_HASH)
+#define ZERO_CHUNK (256u * 1024)
 
 static int slot_path(const char *dirname, const char *suffix, char *out, size_t n)
 {
@@ -33,17 +41,19 @@ static int slot_path(const char *dirname, const char *suffix, char *out, size_t 
 	return paths_join(out, n, keys_secure_dir(), name);
 }
 
-static void encode(uint8_t out[COPY_LEN], const struct ta_keys *k, uint64_t counter, uint64_t seq,
-		   const uint8_t tag[STOR_TAG])
+static void encode(uint8_t out[COPY_LEN], const struct ta_keys *k, const struct rpmb_slot *r)
 {
 	struct buf_writer w;
 
 	buf_writer_init(&w, out, COPY_LEN);
 	buf_put_u32(&w, RPMB_MAGIC);
 	buf_put_u32(&w, RPMB_VERSION);
-	buf_put_u64(&w, counter);
-	buf_put_u64(&w, seq);
-	buf_put_bytes(&w, tag, STOR_TAG);
+	buf_put_u64(&w, r->counter);
+	buf_put_u64(&w, r->seq);
+	buf_put_bytes(&w, r->tag, STOR_TAG);
+	buf_put_u64(&w, r->log_seq);
+	buf_put_bytes(&w, r->log_tag, STOR_TAG);
+	buf_put_u64(&w, r->log_end);
 	buf_put_bytes(&w, k->binding, STOR_TAG);
 	keys_rpmb_mac(out, BODY, out + BODY);
 }
@@ -64,8 +74,12 @@ static bool decode(const uint8_t in[COPY_LEN], const struct ta_keys *k, struct r
 	buf_get_u64(&rd, &r->counter);
 	buf_get_u64(&rd, &r->seq);
 	buf_get_bytes(&rd, r->tag, STOR_TAG);
+	buf_get_u64(&rd, &r->log_seq);
+	buf_get_bytes(&rd, r->log_tag, STOR_TAG);
+	buf_get_u64(&rd, &r->log_end);
 	return buf_ok(&rd) && magic == RPMB_MAGIC && version == RPMB_VERSION &&
-	       secure_equal(in + BODY - STOR_TAG, k->binding, STOR_TAG);
+	       secure_equal(in + BODY - STOR_TAG, k->binding, STOR_TAG) &&
+	       r->log_end <= RPMB_LOG_SIZE && r->log_seq >= r->seq;
 }
 
 int rpmb_open(struct rpmb_slot *r, const char *dirname, const struct ta_keys *k)
@@ -75,88 +89,144 @@ int rpmb_open(struct rpmb_slot *r, const char *dirname, const struct ta_keys *k)
 	struct rpmb_slot c[2];
 	bool ok[2] = { false, false };
 	int pick = 0;
+	int fd = -1;
 
 	memset(r, 0, sizeof(*r));
 	r->fd = -1;
 	if (slot_path(dirname, "", path, sizeof(path)))
 		return RPMB_IO;
-	r->fd = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
-	if (r->fd < 0)
+	fd = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
 		return errno == ENOENT ? RPMB_ABSENT : RPMB_IO;
 	for (int i = 0; i < 2; i++) {
 		memset(&c[i], 0, sizeof(c[i]));
-		ok[i] = pread(r->fd, buf[i], COPY_LEN, COPY_OFF(i)) == COPY_LEN &&
+		ok[i] = pread(fd, buf[i], COPY_LEN, COPY_OFF(i)) == COPY_LEN &&
 			decode(buf[i], k, &c[i]);
-	}
-	if (!ok[0] && !ok[1]) {
-		log_error("RPMB slot %s fails its check", path);
-		return RPMB_BAD;
 	}
 	pick = ok[0] && (!ok[1] || c[0].counter > c[1].counter) ? 0 : 1;
 	/* Even counters go to the first copy, odd ones to the second. */
-	if (c[pick].counter % 2 != (uint64_t)pick) {
-		log_error("RPMB slot %s is out of order", path);
+	if ((!ok[0] && !ok[1]) || c[pick].counter % 2 != (uint64_t)pick) {
+		log_error("RPMB slot %s fails its check", path);
+		close(fd);
 		return RPMB_BAD;
 	}
-	r->counter = c[pick].counter;
-	r->seq = c[pick].seq;
-	memcpy(r->tag, c[pick].tag, STOR_TAG);
+	*r = c[pick];
+	r->fd = fd;
 	return RPMB_OK;
 }
 
 int rpmb_create(struct rpmb_slot *r, const char *dirname, const struct ta_keys *k)
 {
-	static const uint8_t zero_tag[STOR_TAG];
 	char path[SWTEE_PATH_MAX];
 	char tmp[SWTEE_PATH_MAX];
 	char dir[SWTEE_PATH_MAX];
 	uint8_t buf[COPY_LEN];
+	uint8_t *zero = calloc(1, ZERO_CHUNK);
 	int fd = -1;
 	int dfd = -1;
 	int rc = -1;
 
-	if (slot_path(dirname, "", path, sizeof(path)) ||
+	memset(r, 0, sizeof(*r));
+	r->fd = -1;
+	if (!zero || slot_path(dirname, "", path, sizeof(path)) ||
 	    slot_path(dirname, ".new", tmp, sizeof(tmp)) ||
 	    paths_join(dir, sizeof(dir), keys_secure_dir(), "rpmb"))
-		return -1;
-	encode(buf, k, 0, 0, zero_tag);
+		goto out;
+	encode(buf, k, r);
 	unlink(tmp);
 	fd = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	if (fd < 0 || pwrite(fd, buf, COPY_LEN, COPY_OFF(0)) != COPY_LEN || fsync(fd) ||
-	    rename(tmp, path))
+	if (fd < 0 || pwrite(fd, buf, COPY_LEN, COPY_OFF(0)) != COPY_LEN)
+		goto out;
+	/* The log area written once, so that appending to it never grows the file. */
+	for (off_t off = 0; off < RPMB_LOG_SIZE; off += ZERO_CHUNK)
+		if (pwrite(fd, zero, ZERO_CHUNK, RPMB_LOG_OFF + off) != ZERO_CHUNK)
+			goto out;
+	if (fsync(fd) || rename(tmp, path))
 		goto out;
 	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dfd < 0 || fsync(dfd))
 		goto out;
+	r->fd = fd;
+	fd = -1; /* transferred */
 	rc = 0;
 out:
+	free(zero);
 	if (dfd >= 0)
 		close(dfd);
-	if (rc) {
-		if (fd >= 0)
-			close(fd);
+	if (fd >= 0) {
+		close(fd);
 		unlink(tmp);
-		return -1;
 	}
-	memset(r, 0, sizeof(*r));
-	r->fd = fd;
-	return 0;
+	return rc;
+}
+
+/* Writes the next anchor copy for r (its fields already the new ones); no sync. */
+static int put_copy(struct rpmb_slot *r, const struct ta_keys *k)
+{
+	uint8_t buf[COPY_LEN];
+
+	encode(buf, k, r);
+	return pwrite(r->fd, buf, COPY_LEN, COPY_OFF(r->counter % 2)) == COPY_LEN ? 0 : -1;
 }
 
 int rpmb_update(struct rpmb_slot *r, const struct ta_keys *k, uint64_t seq,
 		const uint8_t tag[STOR_TAG])
 {
-	uint8_t buf[COPY_LEN];
-	uint64_t counter = r->counter + 1;
+	struct rpmb_slot n = *r;
 
-	if (r->fd < 0 || seq < r->seq)
+	if (r->fd < 0 || seq < r->log_seq)
 		return -1;
-	encode(buf, k, counter, seq, tag);
-	if (pwrite(r->fd, buf, COPY_LEN, COPY_OFF(counter % 2)) != COPY_LEN || fdatasync(r->fd))
+	n.counter++;
+	n.seq = n.log_seq = seq;
+	memcpy(n.tag, tag, STOR_TAG);
+	memcpy(n.log_tag, tag, STOR_TAG);
+	n.log_end = 0;
+	if (put_copy(&n, k) || fdatasync(r->fd))
 		return -1;
-	r->counter = counter;
-	r->seq = seq;
-	memcpy(r->tag, tag, STOR_TAG);
+	*r = n;
+	return 0;
+}
+
+int rpmb_log_append(struct rpmb_slot *r, const struct ta_keys *k, const void *rec, size_t len,
+		    uint64_t seq, const uint8_t tag[STOR_TAG])
+{
+	struct rpmb_slot n = *r;
+	uint64_t off = r->log_end;
+
+	if (r->fd < 0 || seq != r->log_seq + 1 || len > RPMB_LOG_SIZE ||
+	    off > RPMB_LOG_SIZE - len)
+		return RPMB_LOG_NOTHING;
+	if (pwrite(r->fd, rec, len, RPMB_LOG_OFF + (off_t)off) != (ssize_t)len)
+		return RPMB_LOG_NOTHING; /* the head does not point at it: no trace */
+	n.counter++;
+	n.log_seq = seq;
+	memcpy(n.log_tag, tag, STOR_TAG);
+	n.log_end = (off + len + 7) & ~7ull;
+	if (n.log_end > RPMB_LOG_SIZE)
+		n.log_end = RPMB_LOG_SIZE;
+	/* One sync for the record and the head that names it. */
+	if (put_copy(&n, k) || fdatasync(r->fd))
+		return RPMB_LOG_MAYBE;
+	*r = n;
+	return 0;
+}
+
+int rpmb_log_read(const struct rpmb_slot *r, void *buf)
+{
+	size_t done = 0;
+
+	while (done < RPMB_LOG_SIZE) {
+		ssize_t n = pread(r->fd, (uint8_t *)buf + done, RPMB_LOG_SIZE - done,
+				  RPMB_LOG_OFF + (off_t)done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		done += (size_t)n;
+	}
+	/* A short log area (truncated file) reads as zeros: no record there. */
+	memset((uint8_t *)buf + done, 0, RPMB_LOG_SIZE - done);
 	return 0;
 }
 

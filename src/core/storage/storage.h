@@ -100,22 +100,38 @@ int crypt_open(EVP_CIPHER_CTX *ctx, const uint8_t iv[STOR_IV], const void *aad, 
 
 /* ---- rpmb.c: the emulated RPMB, one slot file per TA ---- */
 
+#define RPMB_LOG_OFF 4096
+#define RPMB_LOG_SIZE (2u * 1024 * 1024)
+
 struct rpmb_slot {
 	int fd;
-	uint64_t counter; /* writes so far */
-	uint64_t seq;	  /* the journal sequence number anchored */
-	uint8_t tag[STOR_TAG];
+	uint64_t counter;	   /* writes so far */
+	uint64_t seq;		   /* the REE journal position anchored */
+	uint8_t tag[STOR_TAG];	   /* and its chain tag */
+	uint64_t log_seq;	   /* the last record of the log (seq when empty) */
+	uint8_t log_tag[STOR_TAG]; /* its chain tag */
+	uint64_t log_end;	   /* bytes of log used */
 };
 
 enum { RPMB_OK, RPMB_ABSENT, RPMB_BAD, RPMB_IO };
+enum { RPMB_LOG_NOTHING = 1, RPMB_LOG_MAYBE = 2 };
 
 /* Opens and authenticates the TA's slot. */
 int rpmb_open(struct rpmb_slot *r, const char *dirname, const struct ta_keys *k);
-/* Makes the slot (counter 0, seq 0): durable before it returns. 0 or -1. */
+/* Makes the slot (counter 0, seq 0, empty log): durable before it returns. 0 or -1. */
 int rpmb_create(struct rpmb_slot *r, const char *dirname, const struct ta_keys *k);
-/* Anchors (seq, tag): counter + 1, written and fdatasync'd. 0 or -1. */
+/* Anchors (seq, tag) and empties the log: written and fdatasync'd. 0 or -1. */
 int rpmb_update(struct rpmb_slot *r, const struct ta_keys *k, uint64_t seq,
 		const uint8_t tag[STOR_TAG]);
+/*
+ * Appends record (seq, tag) of len bytes to the log with one fdatasync.
+ * 0; RPMB_LOG_NOTHING when nothing of it can count; RPMB_LOG_MAYBE when it
+ * may or may not have become durable.
+ */
+int rpmb_log_append(struct rpmb_slot *r, const struct ta_keys *k, const void *rec, size_t len,
+		    uint64_t seq, const uint8_t tag[STOR_TAG]);
+/* The whole log area into buf (RPMB_LOG_SIZE bytes). 0 or -1. */
+int rpmb_log_read(const struct rpmb_slot *r, void *buf);
 void rpmb_close(struct rpmb_slot *r);
 
 /* ---- reefs.c: a REE FS channel to the supplicant ---- */
@@ -192,6 +208,13 @@ struct stor_entry {
 	uint8_t attr_iv[STOR_IV];
 	uint8_t attr_tag[STOR_TAG];
 	/* not stored: */
+	/*
+	 * Blocks any state since the last checkpoint referred to: a record
+	 * replayed after a crash may rewrite those, so only blocks past it may
+	 * be written in place (they are in no record's images).
+	 */
+	uint64_t hw;
+	bool dir_synced; /* its data file is known to be in the directory for good */
 	struct stor_open *open; /* handles on it, when open */
 	struct stor_entry *hnext;
 };
@@ -226,6 +249,7 @@ struct dirty_set {
 	uint8_t (*fid)[STOR_FID + 1]; /* fid and file kind */
 	size_t n;
 	size_t cap;
+	bool lost; /* one could not be added: sync every file */
 };
 
 struct store {
@@ -252,6 +276,7 @@ struct store {
 	uint64_t jalloc;	 /* bytes of journal written (zeros past jend) */
 	uint64_t dir_seq;	 /* the snapshot file d.<dir_seq>, 0: none */
 	struct dirty_set dirty;	 /* files changed in place since the checkpoint */
+	uint64_t since_ckpt;	 /* records since the checkpoint */
 	/* persistent time */
 	bool time_set;
 	int64_t time_offset_ms; /* TA time minus REE time */
@@ -272,6 +297,8 @@ TEE_Result store_lock(struct store *s, struct reefs *fs);
 void store_unlock(struct store *s);
 /* Marks s broken with res (kept for the rest of its life in memory). */
 void store_break(struct store *s, TEE_Result res, const char *why);
+/* True when the caller holds the only reference to s. */
+bool store_sole(struct store *s);
 
 /* dir.c: the directory of a store */
 struct stor_entry *dir_find(struct store *s, uint8_t ns, const uint8_t *id, size_t id_len);
@@ -307,27 +334,37 @@ struct txn {
 	struct store *s;
 	EVP_CIPHER_CTX *gcm;
 	uint8_t iv[STOR_IV];
-	uint64_t rec;	     /* offset of the record in the journal */
-	uint64_t bulk;	     /* bytes of bulk so far */
-	uint64_t bulk_sent;  /* of which written to the journal already */
-	uint32_t staged;     /* bulk bytes in the write area not yet sent */
+	bool ree;	/* the record goes to the REE journal (a large one) */
+	uint64_t rec;	/* REE: offset of the record in the journal */
+	uint64_t bulk;	/* bytes of bulk so far */
+	uint8_t *pbulk; /* not REE: the bulk, in private memory */
+	size_t pcap;
+	uint64_t bulk_sent;	/* REE: bytes of bulk written already */
+	uint32_t staged;	/* REE: bulk bytes in the write area not yet sent */
 	uint32_t direct_staged; /* bytes for files written in place, not yet sent */
-	bool flushed;	     /* some bulk went ahead of the commit */
-	uint8_t *meta;	     /* the operations, in clear until sealed */
+	/* The write in place being gathered, not queued yet: */
+	char drun_name[PROTO_FS_NAME_MAX + 1];
+	uint64_t drun_off;
+	uint32_t drun_win;
+	uint32_t drun_len;
+	uint8_t *meta;		/* the operations, in clear until sealed */
 	size_t meta_len;
 	size_t meta_cap;
 	char (*direct)[PROTO_FS_NAME_MAX + 1]; /* files written in place, to sync first */
 	size_t ndirect;
 	bool direct_new; /* one of them is new: sync the directory too */
-	struct fsb b;	 /* bulk sent ahead of the commit */
+	struct fsb b;	 /* what goes to the supplicant ahead of the commit */
 	struct txn_page *pages;
 	TEE_Result err; /* the first failure while building */
 };
 
-/* Meta operations, replayed in order at commit and at recovery. */
+/*
+ * Meta operations, replayed in order at commit and at recovery. Image
+ * offsets are into the record's bulk.
+ */
 #define META_PUT 1	/* entry */
 #define META_DEL 2	/* fid */
-#define META_COPY 3	/* journal offset:u64 len:u32 fid kind:u8 off:u64 */
+#define META_COPY 3	/* bulk offset:u64 len:u32 fid kind:u8 off:u64 */
 #define META_TRUNCATE 4 /* fid kind:u8 size:u64 */
 #define META_REMOVE 5	/* fid: every file of the object */
 #define META_TIME 6	/* offset_ms:u64 ree_ms:u64 */
@@ -340,9 +377,13 @@ uint64_t txn_bulk(struct txn *t, const void *p, size_t len);
 /* An image for a file, applied after the commit. */
 void txn_image(struct txn *t, const uint8_t fid[STOR_FID], char kind, uint64_t off,
 	       const void *p, size_t len);
-/* Data written straight into a file no committed state refers to. */
-void txn_direct(struct txn *t, const uint8_t fid[STOR_FID], char kind, uint64_t off,
-		const void *p, size_t len, bool new_file);
+/*
+ * Room for len bytes (at most STOR_BLOCK) written straight into a file no
+ * committed state refers to, at off: the caller fills it before the next
+ * call. Contiguous pieces go as one write. NULL after a failure (t->err).
+ */
+uint8_t *txn_direct_buf(struct txn *t, const uint8_t fid[STOR_FID], char kind, uint64_t off,
+			size_t len, bool new_file);
 void txn_put(struct txn *t, const struct stor_entry *e);
 void txn_del(struct txn *t, const uint8_t fid[STOR_FID]);
 void txn_truncate(struct txn *t, const uint8_t fid[STOR_FID], char kind, uint64_t size);
@@ -355,6 +396,11 @@ void txn_time(struct txn *t, int64_t offset_ms, uint64_t ree_ms);
  */
 TEE_Result txn_commit(struct txn *t);
 void txn_abort(struct txn *t);
+/*
+ * A checkpoint if there are records since the last one: what a store that
+ * nobody uses does, so that the next load replays nothing.
+ */
+TEE_Result journal_checkpoint(struct store *s);
 
 /* map.c: the tree of map pages over an object's blocks */
 

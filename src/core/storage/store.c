@@ -112,6 +112,16 @@ void store_unlock(struct store *s)
 	pthread_mutex_unlock(&s->lock);
 }
 
+bool store_sole(struct store *s)
+{
+	bool sole = false;
+
+	pthread_mutex_lock(&stores_lock);
+	sole = s->refs == 1;
+	pthread_mutex_unlock(&stores_lock);
+	return sole;
+}
+
 void store_break(struct store *s, TEE_Result res, const char *why)
 {
 	char name[SWTEE_UUID_STR_LEN];

@@ -29,10 +29,9 @@
 #include "msg.h"
 #include "secure.h"
 #include "storage.h"
-extern double prof[8]; extern unsigned long prof_n;
-static double prof_now(void){struct timespec t;clock_gettime(CLOCK_MONOTONIC,&t);return t.tv_sec*1e6+t.tv_nsec/1e3;}
 
 #define HANDLES_MAX 4096
+#define FINI_WAIT_S 5
 #define ACCESS_FLAGS                                                                       \
 	(TEE_DATA_FLAG_ACCESS_READ | TEE_DATA_FLAG_ACCESS_WRITE | TEE_DATA_FLAG_ACCESS_WRITE_META)
 #define SHARE_FLAGS (TEE_DATA_FLAG_SHARE_READ | TEE_DATA_FLAG_SHARE_WRITE)
@@ -340,6 +339,7 @@ static TEE_Result pending_commit(struct worker *w, uint32_t *h)
 	struct store *s = w->store;
 	uint8_t fid[STOR_FID];
 	struct stor_entry *e = NULL;
+	bool in_place = false;
 	TEE_Result res = TEE_SUCCESS;
 
 	memcpy(fid, p->w->fid, STOR_FID);
@@ -348,14 +348,19 @@ static TEE_Result pending_commit(struct worker *w, uint32_t *h)
 		txn_del(&p->t, p->e->fid);
 		txn_remove(&p->t, p->e->fid);
 	}
-	{ double a = prof_now();
 	res = map_finish(s, &p->t, p->create ? NULL : p->e, p->w);
-	prof[4] += prof_now() - a; }
+	in_place = p->t.ndirect > 0;
 	if (!res) {
 		txn_put(&p->t, p->w);
 		res = txn_commit(&p->t);
 	} else {
 		txn_abort(&p->t);
+	}
+	if (!res && in_place) {
+		/* Its data file and the directory were synced with the commit. */
+		e = dir_find_fid(s, fid);
+		if (e)
+			e->dir_synced = true;
 	}
 	if (!p->create)
 		obj_committed(p->e, !res);
@@ -614,9 +619,7 @@ static void do_write(struct worker *w, struct buf_reader *r)
 		p->handle = h;
 		txn_begin(&p->t, w->store);
 	}
-	{ double a = prof_now();
 	res = obj_write(w->store, &p->t, p->e, p->w, pos, w->bulk, len);
-	prof[3] += prof_now() - a; }
 	p->next = pos + len;
 	if (res) {
 		struct stor_entry *e = p->e;
@@ -880,12 +883,7 @@ static void do_time_set(struct worker *w, struct buf_reader *r)
 }
 
 /* One request; false when it does not parse (the channel then ends). */
-static bool handle_request2(struct worker *w, const uint8_t *in, size_t n);
 static bool handle_request(struct worker *w, const uint8_t *in, size_t n)
-{
-	double a = prof_now(); bool r = handle_request2(w, in, n); prof[0] += prof_now() - a; return r;
-}
-static bool handle_request2(struct worker *w, const uint8_t *in, size_t n)
 {
 	struct buf_reader r;
 	uint8_t id[PROTO_STOR_ID_MAX];
@@ -981,6 +979,9 @@ static void worker_release(struct worker *w)
 		for (size_t i = 0; i < w->nh; i++)
 			if (w->h[i].e)
 				handle_drop(&w->h[i]);
+		/* The last instance of the TA that used it: leave nothing to replay. */
+		if (store_sole(w->store) && !w->fs.broken)
+			journal_checkpoint(w->store);
 		unlock(w);
 		store_put(w->store);
 		w->store = NULL;
@@ -1044,8 +1045,6 @@ static void *worker_main(void *arg)
 		}
 	}
 	free(in);
-	if (prof_n) log_error("PROF n=%lu req=%.1f commit_rpc=%.1f rpmb=%.1f objwrite=%.1f mapfin=%.1f (per commit us)", prof_n, prof[0]/prof_n, prof[1]/prof_n, prof[2]/prof_n, prof[3]/prof_n, prof[4]/prof_n);
-	memset(prof, 0, sizeof(prof)); prof_n = 0;
 	worker_release(w);
 	pthread_mutex_lock(&workers_lock);
 	w->done = true;
@@ -1228,18 +1227,27 @@ int storage_init(const char *secure_dir)
 
 void storage_fini(void)
 {
+	struct timespec limit;
+
+	/*
+	 * Each worker finishes the request it runs, sees its instance's channel
+	 * end and leaves its store checkpointed; one that takes longer than
+	 * FINI_WAIT_S (a supplicant that stalls) has its REE FS channel cut.
+	 */
+	clock_gettime(CLOCK_REALTIME, &limit);
+	limit.tv_sec += FINI_WAIT_S;
 	pthread_mutex_lock(&workers_lock);
-	/* Each worker finishes the request it runs, then sees its channels end. */
-	for (struct worker *w = workers; w; w = w->next) {
+	for (struct worker *w = workers; w; w = w->next)
 		shutdown(w->sock, SHUT_RDWR);
-		shutdown(w->fs.sock, SHUT_RDWR);
-	}
 	while (workers) {
 		struct worker *w = workers;
 
 		workers = w->next;
 		pthread_mutex_unlock(&workers_lock);
-		pthread_join(w->thread, NULL);
+		if (pthread_timedjoin_np(w->thread, NULL, &limit)) {
+			shutdown(w->fs.sock, SHUT_RDWR);
+			pthread_join(w->thread, NULL);
+		}
 		worker_free(w);
 		pthread_mutex_lock(&workers_lock);
 	}

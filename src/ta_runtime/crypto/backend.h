@@ -24,6 +24,8 @@
 
 #include <tee_api_types.h>
 
+#include "object.h"
+
 /*
  * Loads the library's algorithm providers and looks the algorithms up once.
  * Idempotent; every other function calls it on first use. The zygote calls
@@ -33,9 +35,10 @@
 TEE_Result be_init(void);
 
 /*
- * True if the library can run alg (a digest, cipher, MAC or AE TEE_ALG_*).
- * Decided once by be_init, e.g. single DES needs OpenSSL's legacy provider
- * or falls back to triple DES with three equal keys.
+ * True if the library can run alg (any TEE_ALG_* of alg.c; for a signature
+ * or padding, the digest it uses is asked separately). Decided once by
+ * be_init, e.g. single DES needs OpenSSL's legacy provider or falls back to
+ * triple DES with three equal keys.
  */
 bool be_alg_supported(uint32_t alg);
 
@@ -151,5 +154,136 @@ TEE_Result be_ae_enc_final(struct be_ae *a, const void *in, size_t len, void *ou
 TEE_Result be_ae_dec_final(struct be_ae *a, const void *in, size_t len, void *out, size_t *out_len,
 			   const void *tag, size_t tag_len);
 TEE_Result be_ae_copy(struct be_ae *dst, const struct be_ae *src);
+
+/* ---- asymmetric keys: RSA, DSA, DH, ECDSA, ECDH, SM2, Ed25519, X25519 ---- */
+
+/*
+ * A key object of an asymmetric type made usable by the library. It
+ * borrows the object (which must outlive it) and reads its attributes as
+ * GP defines them: big-endian unsigned numbers, the ECC curve as a value,
+ * an SM2 type's curve implied. _new answers BAD_PARAMETERS for attributes
+ * the library refuses (a point not on its curve, an RSA modulus that is
+ * even), OUT_OF_MEMORY, or NOT_SUPPORTED.
+ */
+struct be_pkey;
+
+TEE_Result be_pkey_new(const struct tee_obj *key, struct be_pkey **k);
+/* Wipes and frees k; NULL allowed. */
+void be_pkey_free(struct be_pkey *k);
+/*
+ * The size in bytes of what alg produces with k: a signature, or at most
+ * the output of an encryption of in_len bytes (RSA: the modulus; SM2: the
+ * point, the hash and in_len), or of a decryption.
+ */
+size_t be_asym_out_size(uint32_t alg, const struct be_pkey *k, uint32_t mode, size_t in_len);
+
+/* Parameters of one operation, from the GP attributes the TA passed. */
+struct be_asym_params {
+	uint32_t hash;	      /* TEE_ALG_* digest signed or padded with; 0 for none */
+	uint32_t mgf_hash;    /* RSA OAEP and PSS: the MGF1 digest */
+	const uint8_t *label; /* RSA OAEP label */
+	size_t label_len;
+	uint32_t salt_len;  /* RSA PSS */
+	const uint8_t *ctx; /* EdDSA context (NULL: none) */
+	size_t ctx_len;
+	bool prehash; /* Ed25519ph */
+};
+
+/*
+ * RSA (PKCS#1 v1.5, OAEP, no padding) and SM2 encryption of len bytes into
+ * out (be_asym_out_size bytes), *out_len set. BAD_PARAMETERS for a message
+ * the key cannot take (too long; RSA without padding: not below the
+ * modulus). RSA without padding strips leading zero bytes of the result,
+ * keeping one, as OP-TEE does.
+ */
+TEE_Result be_asym_encrypt(uint32_t alg, struct be_pkey *k, const struct be_asym_params *p,
+			   const void *in, size_t len, void *out, size_t *out_len);
+/*
+ * Decryption, likewise. Every failure of a padded scheme is the one code
+ * TEE_ERROR_CIPHERTEXT_INVALID, whatever was wrong, and out holds nothing
+ * then (constant time as far as the library's decoding is).
+ */
+TEE_Result be_asym_decrypt(uint32_t alg, struct be_pkey *k, const struct be_asym_params *p,
+			   const void *in, size_t len, void *out, size_t *out_len);
+/*
+ * Signs digest (the hash the algorithm names; the message for Ed25519) into
+ * sig (be_asym_out_size bytes): RSA's signature, r || s for DSA, ECDSA and
+ * SM2 (each the size of the group order), R || S for Ed25519.
+ */
+TEE_Result be_sign(uint32_t alg, struct be_pkey *k, const struct be_asym_params *p,
+		   const void *digest, size_t len, void *sig, size_t *sig_len);
+/* TEE_SUCCESS or TEE_ERROR_SIGNATURE_INVALID (any malformed signature too). */
+TEE_Result be_verify(uint32_t alg, struct be_pkey *k, const struct be_asym_params *p,
+		     const void *digest, size_t len, const void *sig, size_t sig_len);
+
+/* ---- key derivation ---- */
+
+/*
+ * Shared secrets into out, *out_len (in: room, out: bytes). BAD_PARAMETERS
+ * for a peer key the library refuses: a DH value outside 2..p-2 (or not in
+ * the subgroup when the key has one), an ECC point not on the curve.
+ *   DH: g^xy mod p without leading zero bytes (as OP-TEE);
+ *   ECDH: the x coordinate, the size of the field;
+ *   X25519: 32 bytes, all zero for a peer point of small order (as OP-TEE).
+ */
+TEE_Result be_derive_dh(struct be_pkey *k, const uint8_t *peer, size_t peer_len, uint8_t *out,
+			size_t *out_len);
+TEE_Result be_derive_ecdh(struct be_pkey *k, const uint8_t *x, size_t x_len, const uint8_t *y,
+			  size_t y_len, uint8_t *out, size_t *out_len);
+TEE_Result be_derive_x25519(struct be_pkey *k, const uint8_t *peer, size_t peer_len, uint8_t *out,
+			    size_t *out_len);
+
+/* SM2 key exchange (GM/T 0003.3): the peer's data and the confirmation hashes. */
+struct be_sm2_kep_params {
+	bool initiator;
+	const uint8_t *peer_x, *peer_y; /* the peer's static public key */
+	size_t peer_x_len, peer_y_len;
+	const uint8_t *peer_eph_x, *peer_eph_y; /* the peer's ephemeral public key */
+	size_t peer_eph_x_len, peer_eph_y_len;
+	const uint8_t *id_initiator, *id_responder;
+	size_t id_initiator_len, id_responder_len;
+	const uint8_t *conf_in; /* the peer's confirmation hash, NULL to skip the check */
+	size_t conf_in_len;
+	uint8_t *conf_out; /* ours, 32 bytes, NULL if not wanted */
+	size_t conf_out_len;
+};
+
+/*
+ * Derives out_len bytes of shared key with the own static key pair k and
+ * ephemeral key pair eph. BAD_PARAMETERS for a peer point not on the curve,
+ * TEE_ERROR_SIGNATURE_INVALID when conf_in does not match (compared in
+ * constant time).
+ */
+TEE_Result be_derive_sm2_kep(struct be_pkey *k, struct be_pkey *eph,
+			     const struct be_sm2_kep_params *p, uint8_t *out, size_t out_len);
+
+/*
+ * Key derivation functions; hash is a TEE_ALG_* digest. BAD_PARAMETERS for
+ * an output the function cannot give (HKDF: over 255 hashes).
+ *   HKDF (RFC 5869), salt absent = a hash of zeros;
+ *   PBKDF2 with HMAC (RFC 8018), iter >= 1;
+ *   Concat KDF (NIST SP 800-56A 5.8.1, with a hash): H(counter || Z || info).
+ */
+TEE_Result be_hkdf(uint32_t hash, const uint8_t *ikm, size_t ikm_len, const uint8_t *salt,
+		   size_t salt_len, const uint8_t *info, size_t info_len, uint8_t *out,
+		   size_t out_len);
+TEE_Result be_pbkdf2(uint32_t hash, const uint8_t *pw, size_t pw_len, const uint8_t *salt,
+		     size_t salt_len, uint32_t iter, uint8_t *out, size_t out_len);
+TEE_Result be_concat_kdf(uint32_t hash, const uint8_t *z, size_t z_len, const uint8_t *info,
+			 size_t info_len, uint8_t *out, size_t out_len);
+
+/* ---- key generation ---- */
+
+/*
+ * Generates a key pair of key_size bits into o (uninitialised, of an
+ * asymmetric type) as that type's attributes, from params already checked
+ * against the type's table: the RSA public exponent (65537 by default), the
+ * DSA and DH domain (DH also its private value bits), the ECC curve (the
+ * curve of the size asked; SM2's by default). BAD_PARAMETERS for
+ * parameters that cannot give such a key (an even exponent, a curve of
+ * another size, a prime of another size).
+ */
+TEE_Result be_keygen(struct tee_obj *o, uint32_t key_size, const TEE_Attribute *params,
+		     uint32_t count);
 
 #endif

@@ -106,6 +106,7 @@ static void bo_fetch_all(void)
 	bo.hmac = EVP_MAC_fetch(bo.libctx, "HMAC", NULL);
 	bo.cmac = EVP_MAC_fetch(bo.libctx, "CMAC", NULL);
 	ERR_clear_error();
+	bo_asym_fetch();
 }
 
 TEE_Result be_init(void)
@@ -281,6 +282,9 @@ bool be_alg_supported(uint32_t alg)
 
 	if (be_init())
 		return false;
+	if (cls == TEE_OPERATION_ASYMMETRIC_CIPHER || cls == TEE_OPERATION_ASYMMETRIC_SIGNATURE ||
+	    cls == TEE_OPERATION_KEY_DERIVATION)
+		return bo_asym_supported(alg);
 	if (cls == TEE_OPERATION_DIGEST)
 		return bo_md(alg) != NULL;
 	if (cls == TEE_OPERATION_MAC && main <= TEE_MAIN_ALGO_SHA3_512)

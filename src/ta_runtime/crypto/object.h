@@ -57,6 +57,9 @@ struct tee_obj {
 
 /* Object types (object_type.c) */
 
+/* TEE_TYPE_*_KEYPAIR = TEE_TYPE_*_PUBLIC_KEY | this, for the asymmetric types */
+#define OBJ_TYPE_KEYPAIR_BIT 0x01000000U
+
 /* Attribute roles in a type's table. */
 #define OBJ_ATTR_REQUIRED 0x01	   /* populate needs it */
 #define OBJ_ATTR_OPT_GROUP 0x02	   /* populate: all of the group or none */

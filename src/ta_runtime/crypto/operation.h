@@ -18,7 +18,7 @@
 #include "object.h"
 
 /* alg_desc.flags */
-#define ALG_TWO_KEYS 0x01   /* TEE_SetOperationKey2: XTS */
+#define ALG_TWO_KEYS 0x01   /* TEE_SetOperationKey2: XTS, SM2 KEP */
 #define ALG_TWO_BLOCKS 0x02 /* GP buffering keeps two blocks back: CTS, XTS */
 #define ALG_NOPAD 0x04	    /* TEE_CipherDoFinal needs whole blocks */
 #define ALG_XOF 0x08	    /* SHAKE: TEE_DigestExtract squeezes */
@@ -28,19 +28,30 @@
 struct alg_desc {
 	uint32_t alg;
 	uint32_t cls;	     /* TEE_OPERATION_* */
-	uint32_t key_type;   /* TEE_TYPE_* of the key(s); 0 for digests */
+	uint32_t key_type;   /* TEE_TYPE_* of the key(s); 0 for digests; a key pair type */
 	uint16_t block_size; /* GP buffering unit of cipher data; 1 for none */
 	uint8_t digest_len;  /* TEE_OperationInfo.digestLength at allocation */
 	uint8_t flags;	     /* ALG_* */
+	uint32_t hash;	     /* asymmetric and KDF: the TEE_ALG_* digest used, 0 for none */
 };
 
-/*
- * The description of alg, or NULL if the runtime does not have it. The
- * asymmetric algorithms join the table (alg.c) with their backend.
- */
+/* The description of alg, or NULL if the runtime does not have it. */
 const struct alg_desc *alg_find(uint32_t alg);
 /* TEE_IsAlgorithmSupported: TEE_SUCCESS or TEE_ERROR_NOT_SUPPORTED. */
 TEE_Result alg_supported(uint32_t alg, uint32_t element);
+/*
+ * True when the runtime can run alg here (its digest included) and
+ * maxKeySize suits it beyond its key type's sizes (OP-TEE's rules: a DSA
+ * hash fixes the prime's size, the OP-TEE ECDSA/ECDH IDs their curve).
+ */
+bool alg_usable(const struct alg_desc *d, uint32_t max_key_size);
+/* Size in bytes of a TEE_ALG_* digest (0 for none or unknown). */
+size_t alg_hash_size(uint32_t hash);
+/*
+ * The curve an OP-TEE ECDSA or ECDH ID (__OPTEE_ALG_ECDSA_P*, _ECDH_P*)
+ * fixes, 0 for any other algorithm.
+ */
+uint32_t alg_fixed_curve(uint32_t alg);
 
 struct tee_op {
 	const struct alg_desc *desc;
@@ -61,6 +72,9 @@ struct tee_op {
 		struct be_cipher *cipher;
 		struct be_ae *ae;
 	} be;
+	/* Asymmetric and derivation: key1 (and key2) for the library, made on first use */
+	struct be_pkey *pkey1;
+	struct be_pkey *pkey2;
 	/* AE decryption: the plaintext, held until the tag checks out */
 	uint8_t *hold;
 	size_t hold_len;
@@ -75,5 +89,12 @@ void op_reset_state(struct tee_op *op);
 void op_key_bytes(const struct tee_obj *key, const uint8_t **p, size_t *len);
 /* Wipes and frees the AE hold buffer. */
 void op_hold_clear(struct tee_op *op);
+/* Drops the library's copies of the keys (after a key change). */
+void op_pkeys_clear(struct tee_op *op);
+/*
+ * The library key of op's key1 (second: key2), made on first use;
+ * TEE_ERROR_BAD_PARAMETERS when the library refuses the key's values.
+ */
+TEE_Result op_pkey(struct tee_op *op, bool second, struct be_pkey **k);
 
 #endif

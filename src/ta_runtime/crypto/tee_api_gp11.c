@@ -1,6 +1,6 @@
 /*
  * The GP 1.1 twins (__GP11_*, tee_api_compat.h) of the object and
- * symmetric crypto functions: 32-bit lengths and the 1.1 layouts of
+ * crypto functions: 32-bit lengths and the 1.1 layouts of
  * TEE_Attribute and TEE_ObjectInfo, converted to and from the 1.3.1 calls.
  * Where 1.1 behaves differently it is said at the function (the key
  * setters and __GP11_TEE_FreeOperation are in tee_api_operation.c).
@@ -251,4 +251,83 @@ TEE_Result __GP11_TEE_AEDecryptFinal(TEE_OperationHandle operation, const void *
 void __GP11_TEE_GenerateRandom(void *randomBuffer, uint32_t randomBufferLen)
 {
 	TEE_GenerateRandom(randomBuffer, randomBufferLen);
+}
+
+/* GP 1.1 allows only SHORT_BUFFER and BAD_PARAMETERS from encryption and decryption. */
+static TEE_Result gp11_crypt_result(TEE_Result res)
+{
+	if (res == TEE_ERROR_CIPHERTEXT_INVALID || res == TEE_ERROR_NOT_SUPPORTED)
+		return TEE_ERROR_BAD_PARAMETERS;
+	return res;
+}
+
+TEE_Result __GP11_TEE_AsymmetricEncrypt(TEE_OperationHandle operation,
+					const __GP11_TEE_Attribute *params, uint32_t paramCount,
+					const void *srcData, uint32_t srcLen, void *destData,
+					uint32_t *destLen)
+{
+	static const char func[] = "__GP11_TEE_AsymmetricEncrypt";
+	size_t n = len_in(destLen, func);
+	TEE_Attribute *a = attrs_from_gp11(params, paramCount, func);
+	TEE_Result res =
+	    TEE_AsymmetricEncrypt(operation, a, paramCount, srcData, srcLen, destData, &n);
+
+	free(a);
+	*destLen = (uint32_t)n;
+	return gp11_crypt_result(res);
+}
+
+TEE_Result __GP11_TEE_AsymmetricDecrypt(TEE_OperationHandle operation,
+					const __GP11_TEE_Attribute *params, uint32_t paramCount,
+					const void *srcData, uint32_t srcLen, void *destData,
+					uint32_t *destLen)
+{
+	static const char func[] = "__GP11_TEE_AsymmetricDecrypt";
+	size_t n = len_in(destLen, func);
+	TEE_Attribute *a = attrs_from_gp11(params, paramCount, func);
+	TEE_Result res =
+	    TEE_AsymmetricDecrypt(operation, a, paramCount, srcData, srcLen, destData, &n);
+
+	free(a);
+	*destLen = (uint32_t)n;
+	return gp11_crypt_result(res);
+}
+
+TEE_Result __GP11_TEE_AsymmetricSignDigest(TEE_OperationHandle operation,
+					   const __GP11_TEE_Attribute *params, uint32_t paramCount,
+					   const void *digest, uint32_t digestLen, void *signature,
+					   uint32_t *signatureLen)
+{
+	static const char func[] = "__GP11_TEE_AsymmetricSignDigest";
+	size_t n = len_in(signatureLen, func);
+	TEE_Attribute *a = attrs_from_gp11(params, paramCount, func);
+	TEE_Result res =
+	    TEE_AsymmetricSignDigest(operation, a, paramCount, digest, digestLen, signature, &n);
+
+	free(a);
+	*signatureLen = (uint32_t)n;
+	return res;
+}
+
+TEE_Result __GP11_TEE_AsymmetricVerifyDigest(TEE_OperationHandle operation,
+					     const __GP11_TEE_Attribute *params,
+					     uint32_t paramCount, const void *digest,
+					     uint32_t digestLen, const void *signature,
+					     uint32_t signatureLen)
+{
+	TEE_Attribute *a = attrs_from_gp11(params, paramCount, "__GP11_TEE_AsymmetricVerifyDigest");
+	TEE_Result res = TEE_AsymmetricVerifyDigest(operation, a, paramCount, digest, digestLen,
+						    signature, signatureLen);
+
+	free(a);
+	return res;
+}
+
+void __GP11_TEE_DeriveKey(TEE_OperationHandle operation, const __GP11_TEE_Attribute *params,
+			  uint32_t paramCount, TEE_ObjectHandle derivedKey)
+{
+	TEE_Attribute *a = attrs_from_gp11(params, paramCount, "__GP11_TEE_DeriveKey");
+
+	TEE_DeriveKey(operation, a, paramCount, derivedKey);
+	free(a);
 }

@@ -23,7 +23,6 @@
 
 #define TEE_USAGE_DEFAULT 0xffffffffU
 #define OBJ_HANDLES_MAX 4096
-#define KEYPAIR_BIT 0x01000000U /* TEE_TYPE_*_KEYPAIR = TEE_TYPE_*_PUBLIC_KEY | this */
 
 static struct handle_table obj_handles = HANDLE_TABLE_INIT(HANDLE_KIND_OBJECT, OBJ_HANDLES_MAX);
 
@@ -340,7 +339,8 @@ TEE_Result obj_copy_attrs(struct tee_obj *dst, const struct tee_obj *src, const 
 	if (!dt)
 		rt_panic(TEE_ERROR_BAD_STATE, func);
 	if (dst->type != src->type) {
-		if (!(src->type & KEYPAIR_BIT) || dst->type != (src->type & ~KEYPAIR_BIT))
+		if (!(src->type & OBJ_TYPE_KEYPAIR_BIT) ||
+		    dst->type != (src->type & ~OBJ_TYPE_KEYPAIR_BIT))
 			rt_panic(TEE_ERROR_BAD_PARAMETERS, func);
 		public_part = true;
 	}
@@ -761,9 +761,9 @@ TEE_Result TEE_GenerateKey(TEE_ObjectHandle object, uint32_t keySize, const TEE_
 	if (!t || !obj_type_size_ok(t, keySize) || keySize > o->max_size)
 		rt_panic(TEE_ERROR_BAD_PARAMETERS, func);
 	attrs_check(t, params, paramCount, true, func);
-	/* The asymmetric key generators plug in here (obj_type.keygen). */
+	/* A public key type: nothing to generate; GP allows no NOT_SUPPORTED here. */
 	if (!t->keygen)
-		return TEE_ERROR_NOT_SUPPORTED;
+		rt_panic(TEE_ERROR_NOT_SUPPORTED, func);
 	res = t->keygen(o, keySize, params, paramCount);
 	if (res == TEE_ERROR_OUT_OF_MEMORY || (res && res != TEE_ERROR_BAD_PARAMETERS))
 		rt_panic(res, func);

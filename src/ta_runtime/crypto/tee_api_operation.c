@@ -76,11 +76,31 @@ static void op_free(struct tee_op *op)
 	default:
 		break;
 	}
+	op_pkeys_clear(op);
 	obj_free(op->key1);
 	obj_free(op->key2);
 	op_hold_clear(op);
 	secure_wipe(op, sizeof(*op));
 	free(op);
+}
+
+void op_pkeys_clear(struct tee_op *op)
+{
+	be_pkey_free(op->pkey1);
+	be_pkey_free(op->pkey2);
+	op->pkey1 = NULL;
+	op->pkey2 = NULL;
+}
+
+TEE_Result op_pkey(struct tee_op *op, bool second, struct be_pkey **k)
+{
+	struct be_pkey **slot = second ? &op->pkey2 : &op->pkey1;
+	TEE_Result res = TEE_SUCCESS;
+
+	if (!*slot)
+		res = be_pkey_new(second ? op->key2 : op->key1, slot);
+	*k = *slot;
+	return res;
 }
 
 void op_reset_state(struct tee_op *op)
@@ -120,6 +140,25 @@ static bool mode_usage(const struct alg_desc *d, uint32_t mode, uint32_t *usage)
 	case TEE_OPERATION_DIGEST:
 		*usage = 0;
 		return mode == TEE_MODE_DIGEST;
+	case TEE_OPERATION_ASYMMETRIC_CIPHER:
+		if (mode == TEE_MODE_ENCRYPT)
+			*usage = TEE_USAGE_ENCRYPT;
+		else if (mode == TEE_MODE_DECRYPT)
+			*usage = TEE_USAGE_DECRYPT;
+		else
+			return false;
+		return true;
+	case TEE_OPERATION_ASYMMETRIC_SIGNATURE:
+		if (mode == TEE_MODE_SIGN)
+			*usage = TEE_USAGE_SIGN;
+		else if (mode == TEE_MODE_VERIFY)
+			*usage = TEE_USAGE_VERIFY;
+		else
+			return false;
+		return true;
+	case TEE_OPERATION_KEY_DERIVATION:
+		*usage = TEE_USAGE_DERIVE;
+		return mode == TEE_MODE_DERIVE;
 	default:
 		return false;
 	}
@@ -144,7 +183,8 @@ static TEE_Result op_backend_new(struct tee_op *op)
 	case TEE_OPERATION_AE:
 		return be_ae_new(alg, enc, &op->be.ae);
 	default:
-		return TEE_ERROR_NOT_SUPPORTED;
+		/* Asymmetric and derivation: the library keys come with the key. */
+		return TEE_SUCCESS;
 	}
 }
 
@@ -160,7 +200,7 @@ TEE_Result TEE_AllocateOperation(TEE_OperationHandle *operation, uint32_t algori
 	if (!operation)
 		rt_panic(TEE_ERROR_BAD_PARAMETERS, "TEE_AllocateOperation");
 	*operation = TEE_HANDLE_NULL;
-	if (!d || !mode_usage(d, mode, &usage) || !be_alg_supported(algorithm))
+	if (!d || !mode_usage(d, mode, &usage) || !alg_usable(d, maxKeySize))
 		goto out;
 	op = calloc(1, sizeof(*op));
 	if (!op) {
@@ -288,6 +328,7 @@ void TEE_ResetOperation(TEE_OperationHandle operation)
 
 static void keys_clear(struct tee_op *op)
 {
+	op_pkeys_clear(op);
 	obj_reset(op->key1);
 	if (op->key2)
 		obj_reset(op->key2);
@@ -298,13 +339,31 @@ static void keys_clear(struct tee_op *op)
 }
 
 /*
- * A key the TA gives for op: its object, checked for state, usage and size
- * (panics), or the storage engine's error for a persistent one.
+ * The key types op takes: its key pair type, and the public type of that
+ * pair to encrypt or verify with.
+ */
+static bool key_type_ok(const struct tee_op *op, uint32_t type)
+{
+	uint32_t pair = op->desc->key_type;
+	uint32_t mode = op->info.mode;
+
+	if (type == pair)
+		return true;
+	return (op->info.operationClass == TEE_OPERATION_ASYMMETRIC_CIPHER ||
+		op->info.operationClass == TEE_OPERATION_ASYMMETRIC_SIGNATURE) &&
+	       (mode == TEE_MODE_ENCRYPT || mode == TEE_MODE_VERIFY) &&
+	       (pair & OBJ_TYPE_KEYPAIR_BIT) && type == (pair & ~OBJ_TYPE_KEYPAIR_BIT);
+}
+
+/*
+ * A key the TA gives for op: its object, checked for state, usage, type and
+ * size (panics), or the storage engine's error for a persistent one.
  */
 static TEE_Result key_check(struct tee_op *op, TEE_ObjectHandle key, struct tee_obj **out,
 			    const char *func)
 {
 	struct tee_obj *k = obj_from_handle(key, func);
+	uint32_t curve = alg_fixed_curve(op->info.algorithm);
 
 	*out = k;
 	if ((k->handle_flags & TEE_HANDLE_FLAG_PERSISTENT) && k->storage_ops &&
@@ -320,15 +379,26 @@ static TEE_Result key_check(struct tee_op *op, TEE_ObjectHandle key, struct tee_
 		rt_panic(TEE_ERROR_ACCESS_DENIED, func);
 	if (k->object_size > op->info.maxKeySize)
 		rt_panic(TEE_ERROR_BAD_PARAMETERS, func);
-	if (k->type != op->key1->type)
+	if (!key_type_ok(op, k->type))
 		rt_panic(TEE_ERROR_BAD_PARAMETERS, func);
+	/* OP-TEE's ECDSA and ECDH IDs name their curve. */
+	if (curve) {
+		const struct obj_attr *a = obj_attr_find(k, TEE_ATTR_ECC_CURVE);
+
+		if (!a || a->a != curve)
+			rt_panic(TEE_ERROR_BAD_PARAMETERS, func);
+	}
 	return TEE_SUCCESS;
 }
 
-/* Copies a checked key into one of op's key objects; panics when it cannot. */
+/*
+ * Copies a checked key into one of op's key objects, which takes the key's
+ * type (a public key where the pair is expected); panics when it cannot.
+ */
 static void key_install(struct tee_obj *slot, const struct tee_obj *k, const char *func)
 {
 	obj_reset(slot);
+	slot->type = k->type;
 	if (obj_copy_attrs(slot, k, func))
 		rt_panic(TEE_ERROR_OUT_OF_MEMORY, func);
 }
@@ -350,6 +420,7 @@ static TEE_Result set_key(struct tee_op *op, TEE_ObjectHandle key, const char *f
 	if (res)
 		return res;
 	op->info.handleState &= ~TEE_HANDLE_FLAG_KEY_SET;
+	op_pkeys_clear(op);
 	key_install(op->key1, k, func);
 	op->info.keySize = k->object_size;
 	op->info.handleState |= TEE_HANDLE_FLAG_KEY_SET;
@@ -405,10 +476,11 @@ static TEE_Result set_key2(struct tee_op *op, TEE_ObjectHandle key1, TEE_ObjectH
 		return TEE_ERROR_STORAGE_NOT_AVAILABLE_2;
 	if (res)
 		return res;
-	/* Both keys are of the same size (XTS). */
+	/* Both keys are of the same size (XTS, SM2 KEP). */
 	if (k1->object_size != k2->object_size)
 		rt_panic(TEE_ERROR_BAD_PARAMETERS, func);
 	op->info.handleState &= ~TEE_HANDLE_FLAG_KEY_SET;
+	op_pkeys_clear(op);
 	key_install(op->key1, k1, func);
 	key_install(op->key2, k2, func);
 	op->info.keySize = k1->object_size;
@@ -448,7 +520,8 @@ static TEE_Result backend_copy(struct tee_op *dst, const struct tee_op *src)
 	case TEE_OPERATION_AE:
 		return be_ae_copy(dst->be.ae, src->be.ae);
 	default:
-		return TEE_ERROR_NOT_SUPPORTED;
+		/* Single-shot operations: the library keys are made again from the keys. */
+		return TEE_SUCCESS;
 	}
 }
 
@@ -463,6 +536,7 @@ void TEE_CopyOperation(TEE_OperationHandle dstOperation, TEE_OperationHandle src
 	if (dst->info.algorithm != src->info.algorithm || dst->info.mode != src->info.mode)
 		rt_panic(TEE_ERROR_BAD_PARAMETERS, func);
 	if (src->info.operationClass != TEE_OPERATION_DIGEST) {
+		op_pkeys_clear(dst);
 		if (src->info.handleState & TEE_HANDLE_FLAG_KEY_SET) {
 			if (src->info.keySize > dst->info.maxKeySize)
 				rt_panic(TEE_ERROR_BAD_PARAMETERS, func);

@@ -1,4 +1,4 @@
-/* The crypt test TA: GP object and symmetric crypto calls as commands (ta_crypt.h). */
+/* The crypt test TA: GP object and crypto calls as commands (ta_crypt.h). */
 #include <string.h>
 #include <tee_internal_api.h>
 
@@ -336,6 +336,90 @@ static TEE_Result cmd_cipher_in_place(uint32_t types, TEE_Param p[TEE_NUM_PARAMS
 	return res;
 }
 
+/* The GP 1.1 layout of attributes. */
+static void attrs_to_gp11(const TEE_Attribute *attrs, uint32_t count, __GP11_TEE_Attribute *out)
+{
+	for (uint32_t i = 0; i < count; i++) {
+		out[i].attributeID = attrs[i].attributeID;
+		if (attrs[i].attributeID & TEE_ATTR_FLAG_VALUE) {
+			out[i].content.value.a = attrs[i].content.value.a;
+			out[i].content.value.b = attrs[i].content.value.b;
+		} else {
+			out[i].content.ref.buffer = attrs[i].content.ref.buffer;
+			out[i].content.ref.length = (uint32_t)attrs[i].content.ref.length;
+		}
+	}
+}
+
+/* ASYM_*, DERIVE_KEY, and their GP 1.1 forms (gp11). */
+static TEE_Result cmd_asym(uint32_t cmd, bool gp11, uint32_t types, TEE_Param p[TEE_NUM_PARAMS])
+{
+	TEE_Attribute attrs[TA_CRYPT_MAX_ATTRS];
+	__GP11_TEE_Attribute attrs11[TA_CRYPT_MAX_ATTRS];
+	TEE_OperationHandle op = op_h(p[0].value.a);
+	uint32_t count = 0;
+	size_t alen = 0;
+	size_t in_len = 0;
+	size_t out_len = 0;
+	uint32_t out_len11 = 0;
+	void *abuf = mr(types, p, 1, &alen);
+	void *in = mr(types, p, 2, &in_len);
+	void *out = mr(types, p, 3, &out_len);
+	TEE_Attribute *a = NULL;
+	__GP11_TEE_Attribute *a11 = NULL;
+	TEE_Result res = TEE_ERROR_GENERIC;
+
+	if (!attrs_parse(abuf, alen, attrs, &count))
+		return TEE_ERROR_BAD_FORMAT;
+	if (count) {
+		a = attrs;
+		a11 = attrs11;
+		attrs_to_gp11(attrs, count, attrs11);
+	}
+	out_len11 = (uint32_t)out_len;
+	switch (cmd) {
+	case TA_CRYPT_CMD_ASYM_ENCRYPT:
+		if (gp11)
+			res = __GP11_TEE_AsymmetricEncrypt(op, a11, count, in, (uint32_t)in_len,
+							   out, &out_len11);
+		else
+			res = TEE_AsymmetricEncrypt(op, a, count, in, in_len, out, &out_len);
+		break;
+	case TA_CRYPT_CMD_ASYM_DECRYPT:
+		if (gp11)
+			res = __GP11_TEE_AsymmetricDecrypt(op, a11, count, in, (uint32_t)in_len,
+							   out, &out_len11);
+		else
+			res = TEE_AsymmetricDecrypt(op, a, count, in, in_len, out, &out_len);
+		break;
+	case TA_CRYPT_CMD_ASYM_SIGN:
+		if (gp11)
+			res = __GP11_TEE_AsymmetricSignDigest(op, a11, count, in, (uint32_t)in_len,
+							      out, &out_len11);
+		else
+			res = TEE_AsymmetricSignDigest(op, a, count, in, in_len, out, &out_len);
+		break;
+	case TA_CRYPT_CMD_ASYM_VERIFY:
+		if (gp11)
+			return __GP11_TEE_AsymmetricVerifyDigest(
+			    op, a11, count, in, (uint32_t)in_len, out, (uint32_t)out_len);
+		return TEE_AsymmetricVerifyDigest(op, a, count, in, in_len, out, out_len);
+	case TA_CRYPT_CMD_DERIVE_KEY:
+		if (gp11)
+			__GP11_TEE_DeriveKey(op, a11, count, obj_h(p[2].value.a));
+		else
+			TEE_DeriveKey(op, a, count, obj_h(p[0].value.b));
+		return TEE_SUCCESS;
+	default:
+		return TEE_ERROR_BAD_PARAMETERS;
+	}
+	if (gp11)
+		out_len = out_len11;
+	if (is_memref(types, 3))
+		p[3].memref.size = out_len;
+	return res;
+}
+
 /* Commands whose arguments are all in v0/v1 or one input memref. */
 static TEE_Result cmd_simple(uint32_t cmd, uint32_t types, TEE_Param p[TEE_NUM_PARAMS])
 {
@@ -458,6 +542,14 @@ TEE_Result TA_InvokeCommandEntryPoint(void *ctx, uint32_t cmd, uint32_t types,
 		return cmd_init_attribute(p);
 	case TA_CRYPT_CMD_CIPHER_IN_PLACE:
 		return cmd_cipher_in_place(types, p);
+	case TA_CRYPT_CMD_ASYM_ENCRYPT:
+	case TA_CRYPT_CMD_ASYM_DECRYPT:
+	case TA_CRYPT_CMD_ASYM_SIGN:
+	case TA_CRYPT_CMD_ASYM_VERIFY:
+	case TA_CRYPT_CMD_DERIVE_KEY:
+		return cmd_asym(cmd, false, types, p);
+	case TA_CRYPT_CMD_GP11_ASYM:
+		return cmd_asym(p[0].value.b, true, types, p);
 	default:
 		return cmd_simple(cmd, types, p);
 	}

@@ -10,7 +10,8 @@
  * with TEEC_ERROR_SHORT_BUFFER. A memref slot left TEEC_NONE is passed as
  * NULL with length 0.
  *
- * Attributes (POPULATE, GENERATE_KEY) are a memref of records
+ * Attributes (POPULATE, GENERATE_KEY, the asymmetric operations,
+ * DERIVE_KEY) are a memref of records
  *	u32 id, u32 a, u32 b		(value attribute: a, b)
  *	u32 id, u32 0, u32 len, len bytes, zeros to a multiple of 4
  *					(buffer attribute)
@@ -94,5 +95,18 @@ struct ta_crypt_object_info {
 #define TA_CRYPT_CMD_GP11_FREE_OPERATION 42    /* v0 a=op, __GP11_TEE_FreeOperation */
 /* v0 a=op b=0: TEE_CipherUpdate, 1: TEE_CipherDoFinal; m1 inout, ciphered in place */
 #define TA_CRYPT_CMD_CIPHER_IN_PLACE 43
+
+/* Asymmetric operations; m1 the operation's attributes (may be TEEC_NONE) */
+#define TA_CRYPT_CMD_ASYM_ENCRYPT 44 /* v0 a=op; m1 attributes; m2 src; m3 out dest */
+#define TA_CRYPT_CMD_ASYM_DECRYPT 45 /* v0 a=op; m1 attributes; m2 src; m3 out dest */
+#define TA_CRYPT_CMD_ASYM_SIGN 46    /* v0 a=op; m1 attributes; m2 digest; m3 out signature */
+#define TA_CRYPT_CMD_ASYM_VERIFY 47  /* v0 a=op; m1 attributes; m2 digest; m3 signature */
+/*
+ * v0 a=op b=derivedKey; m1 inout attributes: a TEE_ATTR_SM2_KEP_CONFIRMATION_OUT
+ * record's bytes come back with what TEE_DeriveKey wrote there.
+ */
+#define TA_CRYPT_CMD_DERIVE_KEY 48
+/* The __GP11_ forms: v0 a=op b=one of the five commands above; DERIVE_KEY: v2 a=derivedKey */
+#define TA_CRYPT_CMD_GP11_ASYM 49
 
 #endif

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "runtime.h"
-#include "ta_heap.h"
+#include "arena.h"
 
 #define ALIGN_LOG2 4
 #define ALIGN ((size_t)1 << ALIGN_LOG2)
@@ -275,7 +275,7 @@ static size_t page_round(size_t v, size_t page)
 	return (v + page - 1) & ~(page - 1);
 }
 
-int ta_heap_map(size_t size)
+int rt_arena_map(size_t size)
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 	size_t arena_len = 0;
@@ -315,7 +315,7 @@ int ta_heap_map(size_t size)
 	return 0;
 }
 
-void *ta_heap_alloc(size_t size)
+void *rt_arena_alloc(size_t size)
 {
 	size_t need = block_need(size);
 	struct blk *b = need ? find_free(need) : NULL;
@@ -324,15 +324,17 @@ void *ta_heap_alloc(size_t size)
 		return NULL;
 	remove_free(b);
 	take(b, need);
+	/* The slack past size stays zero, so that a later resize grows into zeros. */
+	memset((uint8_t *)b + HDR_SIZE + size, 0, bsize(b) - HDR_SIZE - size);
 	return (uint8_t *)b + HDR_SIZE;
 }
 
-void ta_heap_free(void *p, const char *func)
+void rt_arena_free(void *p, const char *func)
 {
 	release(checked(p, func));
 }
 
-void *ta_heap_resize(void *p, size_t size, const char *func)
+void *rt_arena_resize(void *p, size_t size, const char *func)
 {
 	struct blk *b = checked(p, func);
 	struct blk *n = next_of(b);
@@ -344,6 +346,7 @@ void *ta_heap_resize(void *p, size_t size, const char *func)
 		return NULL;
 	if (need <= bsize(b)) {
 		take(b, need);
+		memset((uint8_t *)p + size, 0, bsize(b) - HDR_SIZE - size);
 		return p;
 	}
 	if (n && is_free(n) && bsize(b) + bsize(n) >= need) {
@@ -351,10 +354,10 @@ void *ta_heap_resize(void *p, size_t size, const char *func)
 		start_set(n, false);
 		b->size = (bsize(b) + bsize(n)) | (b->size & F_MASK);
 		take(b, need);
-		memset((uint8_t *)p + old, 0, size - old);
+		memset((uint8_t *)p + old, 0, bsize(b) - HDR_SIZE - old);
 		return p;
 	}
-	q = ta_heap_alloc(size);
+	q = rt_arena_alloc(size);
 	if (!q)
 		return NULL;
 	memcpy(q, p, old);
@@ -363,12 +366,12 @@ void *ta_heap_resize(void *p, size_t size, const char *func)
 	return q;
 }
 
-void *ta_heap_zero_ptr(void)
+void *rt_arena_zero_ptr(void)
 {
 	return zero_page ? zero_page : &zero_fallback;
 }
 
-void ta_heap_range(uintptr_t *start, uintptr_t *end)
+void rt_arena_range(uintptr_t *start, uintptr_t *end)
 {
 	*start = (uintptr_t)arena;
 	*end = arena ? (uintptr_t)arena + arena_size : 0;

@@ -1,0 +1,1276 @@
+/*
+ * swtee bench: which plots a report draws from a run, and what each says.
+ *
+ *	latency-<case>		invoke and session: the time of every sample by
+ *				percentile, swtee against its baseline
+ *	sweep-<group>-<family>	a case swept over buffer sizes (crypto: each
+ *				algorithm): throughput of swtee, of its baseline
+ *				and of its variants, beside other hardware's
+ *	sweep-<group>-<variant>	a variant in a unit of its own (crypto's
+ *				per-call overhead) across the families
+ *	storage-optee		xtest's storage benchmarks (--xtest) beside
+ *				OP-TEE's on an i.MX6
+ *	xtest-crypto-optee	xtest's crypto benchmarks beside OP-TEE's
+ *	ecdsa			ECDSA P-256 operations per second
+ *	tpm			the fTPM against swtpm, beside hardware TPMs
+ *
+ * A plot that cannot be drawn leaves a note saying why.
+ */
+#include <ctype.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench_int.h"
+#include "bench_svg.h"
+
+#define PLOT_SWEEP_MIN 3 /* sizes a curve needs */
+#define PLOT_SWEEP_MAX 32
+#define PLOT_SERIES_MAX 16
+#define PLOT_CATEGORIES_MAX 32
+
+/* Okabe-Ito: told apart with any colour vision. */
+#define COLOR_SWTEE "#0072b2"
+#define COLOR_BASELINE "#e69f00"
+static const char *const plot_variant_colors[] = {"#009e73", "#cc79a7", "#d55e00", "#56b4e9"};
+/* Other hardware: muted, drawn open and dashed. */
+static const char *const plot_other_colors[] = {"#7f7f7f", "#8c6d31", "#17becf", "#9467bd",
+						 "#bcbd22", "#843c39"};
+static const char *const plot_family_colors[] = {"#0072b2", "#e69f00", "#009e73", "#cc79a7",
+						  "#d55e00", "#56b4e9", "#000000", "#f0e442"};
+static const enum bench_svg_marker plot_markers[] = {
+    BENCH_SVG_MARK_CIRCLE, BENCH_SVG_MARK_SQUARE, BENCH_SVG_MARK_TRIANGLE,
+    BENCH_SVG_MARK_DIAMOND};
+
+#define PLOT_N(a) (sizeof(a) / sizeof((a)[0]))
+
+/* The groups whose cases get a latency distribution. */
+static const char *const plot_latency_groups[] = {"invoke", "session"};
+
+/* ---- the plot list ---- */
+
+void bench_plots_fini(struct bench_plots *p)
+{
+	size_t i = 0;
+
+	if (!p)
+		return;
+	for (i = 0; i < p->n; i++)
+		free(p->v[i].svg);
+	free(p->v);
+	free(p->notes);
+	memset(p, 0, sizeof(*p));
+}
+
+/* [a-z0-9-] from s, into out. */
+static void plot_id(char *out, size_t n, const char *s)
+{
+	size_t i = 0;
+
+	for (; *s && i + 1 < n; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (isalnum(ch))
+			out[i++] = (char)tolower(ch);
+		else if (i && out[i - 1] != '-')
+			out[i++] = '-';
+	}
+	while (i && out[i - 1] == '-')
+		i--;
+	out[i] = '\0';
+}
+
+/* A new plot at the end of out, its id made from the parts; NULL when out of memory. */
+static struct bench_plot *plot_new(struct bench_plots *out, const char *section, const char *a,
+				   const char *b)
+{
+	struct bench_plot *p = NULL;
+	char raw[2 * BENCH_NAME_MAX + 2];
+	size_t i = 0;
+
+	if (out->n == out->cap) {
+		size_t cap = out->cap ? 2 * out->cap : 16;
+
+		p = reallocarray(out->v, cap, sizeof(*p));
+		if (!p) {
+			fprintf(stderr, "swtee bench: out of memory\n");
+			return NULL;
+		}
+		out->v = p;
+		out->cap = cap;
+	}
+	p = &out->v[out->n];
+	memset(p, 0, sizeof(*p));
+	snprintf(raw, sizeof(raw), "%s-%s", a, b ? b : "");
+	plot_id(p->id, sizeof(p->id), raw);
+	/* Ids are file names: two plots may not share one. */
+	for (i = 0; i < out->n; i++) {
+		if (strcmp(out->v[i].id, p->id))
+			continue;
+		snprintf(raw, sizeof(raw), "%.40s-%zu", p->id, out->n);
+		plot_id(p->id, sizeof(p->id), raw);
+		break;
+	}
+	snprintf(p->section, sizeof(p->section), "%s", section);
+	return p;
+}
+
+/*
+ * Keeps the plot just set up when draw (writing to a memory stream)
+ * succeeds; drops it otherwise. Returns 0, or -1 when out of memory.
+ */
+static int plot_keep(struct bench_plots *out, struct bench_plot *p,
+		     int (*draw)(FILE *f, const void *arg), const void *arg)
+{
+	FILE *f = open_memstream(&p->svg, &p->svg_len);
+	int drawn = 0;
+
+	if (!f) {
+		fprintf(stderr, "swtee bench: out of memory\n");
+		return -1;
+	}
+	drawn = draw(f, arg);
+	if (fclose(f) || !p->svg) {
+		fprintf(stderr, "swtee bench: out of memory\n");
+		free(p->svg);
+		p->svg = NULL;
+		return -1;
+	}
+	if (drawn) {
+		free(p->svg);
+		p->svg = NULL;
+		return 0;
+	}
+	out->n++;
+	return 0;
+}
+
+static int plot_draw_xy(FILE *f, const void *arg)
+{
+	return bench_svg_xy(f, arg);
+}
+
+static int plot_draw_bars(FILE *f, const void *arg)
+{
+	return bench_svg_bars(f, arg);
+}
+
+static int plot_note(struct bench_plots *out, const char *section, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int plot_note(struct bench_plots *out, const char *section, const char *fmt, ...)
+{
+	struct bench_plot_note *n = NULL;
+	va_list ap;
+
+	if (out->nnotes == out->notes_cap) {
+		size_t cap = out->notes_cap ? 2 * out->notes_cap : 8;
+
+		n = reallocarray(out->notes, cap, sizeof(*n));
+		if (!n) {
+			fprintf(stderr, "swtee bench: out of memory\n");
+			return -1;
+		}
+		out->notes = n;
+		out->notes_cap = cap;
+	}
+	n = &out->notes[out->nnotes++];
+	snprintf(n->section, sizeof(n->section), "%s", section);
+	va_start(ap, fmt);
+	vsnprintf(n->text, sizeof(n->text), fmt, ap);
+	va_end(ap);
+	return 0;
+}
+
+/* ---- units ---- */
+
+/* Bytes per second in one unit of the rate u; 0 when u is no rate of bytes. */
+static double plot_rate_scale(const char *u)
+{
+	static const struct {
+		const char *unit;
+		double scale;
+	} rates[] = {
+	    {"B/s", 1},		{"kB/s", 1e3},	      {"KB/s", 1e3}, {"KiB/s", 1024},
+	    {"MB/s", 1e6},	{"MiB/s", 1048576.0}, {"GB/s", 1e9}, {"GiB/s", 1073741824.0},
+	};
+	size_t i = 0;
+
+	for (i = 0; i < PLOT_N(rates); i++)
+		if (!strcmp(u, rates[i].unit))
+			return rates[i].scale;
+	return 0;
+}
+
+/* Microseconds in one unit of the time u; 0 when u is no time. */
+static double plot_time_scale(const char *u)
+{
+	if (!strcmp(u, "ns"))
+		return 1e-3;
+	if (!strcmp(u, "us"))
+		return 1;
+	if (!strcmp(u, "ms"))
+		return 1e3;
+	if (!strcmp(u, "s"))
+		return 1e6;
+	return 0;
+}
+
+/* v (in unit u, for a buffer of size bytes) as MB/s; NAN when it cannot be. */
+static double plot_mb_s(double v, const char *u, double size)
+{
+	double rate = plot_rate_scale(u);
+	double t = plot_time_scale(u);
+
+	if (!isfinite(v) || !(v > 0))
+		return NAN;
+	if (rate > 0)
+		return v * rate / 1e6;
+	if (t > 0 && size > 0)
+		return size / (v * t); /* bytes per us */
+	return NAN;
+}
+
+/* ---- names ---- */
+
+/* Parses a size token of len bytes at s: digits, then k/K (KiB) or m/M (MiB). */
+static bool plot_size_token(const char *s, size_t len, double *out)
+{
+	double v = 0;
+	size_t i = 0;
+
+	for (i = 0; i < len && isdigit((unsigned char)s[i]); i++)
+		v = v * 10 + (s[i] - '0');
+	if (!i || i > 10)
+		return false;
+	if (i + 1 == len && (s[i] == 'k' || s[i] == 'K'))
+		v *= 1024;
+	else if (i + 1 == len && (s[i] == 'm' || s[i] == 'M'))
+		v *= 1024 * 1024;
+	else if (i != len)
+		return false;
+	*out = v;
+	return v > 0;
+}
+
+bool bench_plot_sweep_name(const char *name, char *family, size_t family_len, double *size,
+			   char *variant, size_t variant_len)
+{
+	const char *best = NULL;
+	size_t best_len = 0;
+	const char *p = name;
+	double v = 0;
+
+	/* Tokens run between '/' and '_'; the last that is a size wins. */
+	while (*p) {
+		size_t len = strcspn(p, "/_");
+		double t = 0;
+
+		if (p != name && plot_size_token(p, len, &t)) {
+			best = p;
+			best_len = len;
+			v = t;
+		}
+		p += len;
+		if (*p)
+			p++;
+	}
+	if (!best)
+		return false;
+	snprintf(family, family_len, "%.*s", (int)(best - name - 1), name);
+	p = best + best_len;
+	snprintf(variant, variant_len, "%s", *p ? p + 1 : "");
+	*size = v;
+	return true;
+}
+
+/* ---- latency ---- */
+
+static bool plot_is_latency_group(const char *group)
+{
+	size_t i = 0;
+
+	for (i = 0; i < PLOT_N(plot_latency_groups); i++)
+		if (!strcmp(group, plot_latency_groups[i]))
+			return true;
+	return false;
+}
+
+/* The quantile at percentile p of q, NAN when p is not one of the points. */
+static double plot_quantile(const double *q, double p)
+{
+	size_t i = 0;
+
+	for (i = 0; i < BENCH_QUANTILES; i++)
+		if (bench_quantile_points[i] == p)
+			return q[i];
+	return NAN;
+}
+
+static int plot_latency(const struct bench_entry *e, struct bench_plots *out)
+{
+	const struct bench_result *r = &e->r;
+	double p[BENCH_QUANTILES];
+	double sw[BENCH_QUANTILES];
+	double base[BENCH_QUANTILES];
+	struct bench_svg_series series[2];
+	struct bench_svg_xy xy = {0};
+	struct bench_plot *pl = NULL;
+	double t = plot_time_scale(r->quantiles_unit);
+	double m_sw = plot_quantile(r->quantiles, 50);
+	double m_base = plot_quantile(r->baseline_quantiles, 50);
+	double t_sw = plot_quantile(r->quantiles, 99);
+	double t_base = plot_quantile(r->baseline_quantiles, 99);
+	size_t n = 0;
+	size_t i = 0;
+
+	if (!t)
+		return 0;
+	/* The tail axis ends before 100%: the maximum is one sample, not a percentile. */
+	for (i = 0; i < BENCH_QUANTILES; i++) {
+		if (bench_quantile_points[i] >= 100)
+			continue;
+		p[n] = bench_quantile_points[i];
+		sw[n] = r->quantiles[i] * t;
+		base[n] = r->baseline_quantiles[i] * t;
+		n++;
+	}
+	series[0] = (struct bench_svg_series){
+	    .label = "swtee",
+	    .x = p,
+	    .y = sw,
+	    .n = n,
+	    .style = {.color = COLOR_SWTEE, .marker = BENCH_SVG_MARK_CIRCLE},
+	};
+	series[1] = (struct bench_svg_series){
+	    .label = r->baseline_name[0] ? r->baseline_name : "baseline",
+	    .x = p,
+	    .y = base,
+	    .n = n,
+	    .style = {.color = COLOR_BASELINE, .marker = BENCH_SVG_MARK_SQUARE},
+	};
+	pl = plot_new(out, e->group, "latency", r->name);
+	if (!pl)
+		return -1;
+	snprintf(pl->title, sizeof(pl->title), "%s: latency distribution", r->name);
+	snprintf(pl->caption, sizeof(pl->caption),
+		 "The time of each of the %zu %s samples by percentile (the right end is the slow "
+		 "tail), against %s timed in the same run: at the median swtee takes %.3g us, "
+		 "%.2f times the baseline, and at p99 %.3g us, %.2f times.",
+		 r->iterations, r->name, series[1].label, m_sw * t, m_sw / m_base, t_sw * t,
+		 t_sw / t_base);
+	xy = (struct bench_svg_xy){
+	    .id = pl->id,
+	    .title = pl->title,
+	    .x = {.label = "percentile of the samples",
+		  .scale = BENCH_SVG_TAIL,
+		  .format = BENCH_SVG_PERCENT,
+		  .min = NAN,
+		  .max = NAN},
+	    .y = {.label = "time per iteration (us)",
+		  .unit = "us",
+		  .scale = BENCH_SVG_LOG10,
+		  .format = BENCH_SVG_NUMBER,
+		  .min = NAN,
+		  .max = NAN},
+	    .series = series,
+	    .nseries = 2,
+	};
+	return plot_keep(out, pl, plot_draw_xy, &xy);
+}
+
+static int plot_latencies(const struct bench_run *run, struct bench_plots *out)
+{
+	size_t i = 0;
+	size_t drawn = out->n;
+
+	for (i = 0; i < run->nentries; i++) {
+		const struct bench_entry *e = &run->entries[i];
+
+		if (!plot_is_latency_group(e->group) || !e->r.has_quantiles || e->r.skipped)
+			continue;
+		if (plot_latency(e, out))
+			return -1;
+	}
+	if (out->n == drawn)
+		return plot_note(out, "latency",
+				 "No latency distribution: the invoke and session groups did not "
+				 "run, or their results carry no quantiles.");
+	return 0;
+}
+
+/* ---- sweeps ---- */
+
+/* One case of a sweep. */
+struct plot_point {
+	const struct bench_entry *e;
+	char family[BENCH_NAME_MAX];
+	char variant[BENCH_NAME_MAX];
+	double size;
+};
+
+struct plot_sweep {
+	struct plot_point *v;
+	size_t n;
+};
+
+/* The sweep cases of group, in report order. Returns 0 or -1 (out of memory). */
+static int plot_sweep_of(const struct bench_run *run, const char *group, struct plot_sweep *s)
+{
+	size_t i = 0;
+
+	s->n = 0;
+	s->v = calloc(run->nentries ? run->nentries : 1, sizeof(*s->v));
+	if (!s->v) {
+		fprintf(stderr, "swtee bench: out of memory\n");
+		return -1;
+	}
+	for (i = 0; i < run->nentries; i++) {
+		struct plot_point *pt = &s->v[s->n];
+
+		if (strcmp(run->entries[i].group, group) || run->entries[i].group_skip)
+			continue;
+		if (!bench_plot_sweep_name(run->entries[i].r.name, pt->family, sizeof(pt->family),
+					   &pt->size, pt->variant, sizeof(pt->variant)))
+			continue;
+		pt->e = &run->entries[i];
+		s->n++;
+	}
+	return 0;
+}
+
+/* The points of family and variant with a value, by size, into v (at most max). */
+static size_t plot_sweep_select(const struct plot_sweep *s, const char *family,
+				const char *variant, const struct plot_point **v, size_t max)
+{
+	const struct plot_point *t = NULL;
+	size_t n = 0;
+	size_t i = 0;
+	size_t j = 0;
+
+	for (i = 0; i < s->n && n < max; i++) {
+		if ((family && strcmp(s->v[i].family, family)) || strcmp(s->v[i].variant, variant))
+			continue;
+		v[n++] = &s->v[i];
+	}
+	/* Insertion sort by size: a handful of points. */
+	for (i = 1; i < n; i++)
+		for (j = i; j > 0 && v[j - 1]->size > v[j]->size; j--) {
+			t = v[j];
+			v[j] = v[j - 1];
+			v[j - 1] = t;
+		}
+	return n;
+}
+
+/* How many points of the selection have a value to draw. */
+static size_t plot_drawable(const struct plot_point *const *v, size_t n)
+{
+	size_t k = 0;
+	size_t i = 0;
+
+	for (i = 0; i < n; i++)
+		if (!v[i]->e->r.skipped && isfinite(v[i]->e->r.value))
+			k++;
+	return k;
+}
+
+/* Storage for the curves of one plot. */
+struct plot_curves {
+	struct bench_svg_series s[PLOT_SERIES_MAX];
+	double x[PLOT_SERIES_MAX][PLOT_SWEEP_MAX];
+	double y[PLOT_SERIES_MAX][PLOT_SWEEP_MAX];
+	char label[PLOT_SERIES_MAX][BENCH_TEXT_MAX];
+	size_t n;
+};
+
+/* A new curve in c, or NULL when c is full. */
+static struct bench_svg_series *plot_curve(struct plot_curves *c, const char *label,
+					   struct bench_svg_style style)
+{
+	struct bench_svg_series *s = NULL;
+
+	if (c->n == PLOT_SERIES_MAX)
+		return NULL;
+	snprintf(c->label[c->n], sizeof(c->label[c->n]), "%s", label);
+	s = &c->s[c->n];
+	*s = (struct bench_svg_series){
+	    .label = c->label[c->n],
+	    .x = c->x[c->n],
+	    .y = c->y[c->n],
+	    .n = 0,
+	    .style = style,
+	};
+	c->n++;
+	return s;
+}
+
+static void plot_curve_add(struct plot_curves *c, struct bench_svg_series *s, double x, double y)
+{
+	size_t k = (size_t)(s - c->s);
+
+	if (s->n == PLOT_SWEEP_MAX)
+		return;
+	c->x[k][s->n] = x;
+	c->y[k][s->n] = y;
+	s->n++;
+}
+
+/* "accel_off" as "accel off". */
+static void plot_words(char *out, size_t n, const char *s)
+{
+	size_t i = 0;
+
+	snprintf(out, n, "%s", s);
+	for (i = 0; out[i]; i++)
+		if (out[i] == '_')
+			out[i] = ' ';
+}
+
+/* The curves of one family: swtee, its baseline, its variants in a rate, other hardware. */
+static int plot_family(const struct plot_sweep *s, const char *group, const char *family,
+		       struct bench_plots *out)
+{
+	const struct plot_point *pts[PLOT_SWEEP_MAX];
+	struct plot_curves *c = NULL;
+	struct bench_svg_series *sw = NULL;
+	struct bench_svg_series *base = NULL;
+	struct bench_svg_series *cur = NULL;
+	struct bench_svg_xy xy = {0};
+	struct bench_plot *pl = NULL;
+	char label[BENCH_TEXT_MAX];
+	char words[BENCH_NAME_MAX];
+	const char *bname = NULL;
+	double small_ratio = NAN, big_ratio = NAN;
+	double small = NAN, big = NAN;
+	size_t n = 0;
+	size_t i = 0;
+	size_t v = 0;
+	size_t other = 0;
+	int ret = -1;
+
+	n = plot_sweep_select(s, family, "", pts, PLOT_SWEEP_MAX);
+	if (n < PLOT_SWEEP_MIN || plot_drawable(pts, n) < PLOT_SWEEP_MIN)
+		return 0;
+	c = calloc(1, sizeof(*c));
+	if (!c) {
+		fprintf(stderr, "swtee bench: out of memory\n");
+		return -1;
+	}
+	bname = pts[0]->e->r.has_baseline ? pts[0]->e->r.baseline_name : NULL;
+	sw = plot_curve(c, "swtee",
+			(struct bench_svg_style){.color = COLOR_SWTEE,
+						 .marker = BENCH_SVG_MARK_CIRCLE});
+	if (bname)
+		base = plot_curve(c, bname,
+				  (struct bench_svg_style){.color = COLOR_BASELINE,
+							   .marker = BENCH_SVG_MARK_SQUARE});
+	for (i = 0; i < n; i++) {
+		const struct bench_result *r = &pts[i]->e->r;
+
+		if (r->skipped)
+			continue;
+		plot_curve_add(c, sw, pts[i]->size, plot_mb_s(r->value, r->unit, pts[i]->size));
+		if (base && r->has_baseline)
+			plot_curve_add(c, base, pts[i]->size,
+				       plot_mb_s(r->baseline_value, r->unit, pts[i]->size));
+		if (isnan(small)) {
+			small = pts[i]->size;
+			small_ratio = bench_cost_ratio(r);
+		}
+		big = pts[i]->size;
+		big_ratio = bench_cost_ratio(r);
+	}
+	/* Variants of the family whose values are rates too (crypto: accel_off). */
+	for (i = 0; i < s->n; i++) {
+		const struct plot_point *pt = &s->v[i];
+		const struct plot_point *vp[PLOT_SWEEP_MAX];
+		size_t vn = 0;
+		size_t j = 0;
+
+		if (strcmp(pt->family, family) || !pt->variant[0])
+			continue;
+		for (j = 0; j < i && (strcmp(s->v[j].family, family) ||
+				      strcmp(s->v[j].variant, pt->variant));
+		     j++)
+			;
+		if (j < i)
+			continue; /* drawn with its first point */
+		vn = plot_sweep_select(s, family, pt->variant, vp, PLOT_SWEEP_MAX);
+		if (plot_drawable(vp, vn) < PLOT_SWEEP_MIN ||
+		    !isfinite(plot_mb_s(vp[0]->e->r.value, vp[0]->e->r.unit, vp[0]->size)) ||
+		    !plot_rate_scale(vp[0]->e->r.unit))
+			continue;
+		plot_words(words, sizeof(words), pt->variant);
+		snprintf(label, sizeof(label), "swtee, %s", words);
+		cur = plot_curve(c, label,
+				 (struct bench_svg_style){
+				     .color = plot_variant_colors[v % PLOT_N(plot_variant_colors)],
+				     .dashed = true,
+				     .marker = plot_markers[(v + 2) % PLOT_N(plot_markers)]});
+		if (!cur)
+			break;
+		v++;
+		for (j = 0; j < vn; j++)
+			if (!vp[j]->e->r.skipped)
+				plot_curve_add(c, cur, vp[j]->size,
+					       plot_mb_s(vp[j]->e->r.value, vp[j]->e->r.unit,
+							 vp[j]->size));
+	}
+	/* Published figures of the same algorithm on other hardware. */
+	for (i = 0; i < bench_seed_armory.n; i++) {
+		const struct bench_seed *sd = &bench_seed_armory.rows[i];
+		size_t j = 0;
+
+		if (strcmp(sd->key, family))
+			continue;
+		snprintf(label, sizeof(label), "%s (other hardware)", sd->label);
+		cur = plot_curve(c, label,
+				 (struct bench_svg_style){
+				     .color = plot_other_colors[other % PLOT_N(plot_other_colors)],
+				     .dashed = true,
+				     .hollow = true,
+				     .marker = plot_markers[other % PLOT_N(plot_markers)]});
+		if (!cur)
+			break;
+		other++;
+		for (j = 0; j < sd->n; j++)
+			plot_curve_add(c, cur, sd->x[j], sd->y[j] * sd->scale / 1e6);
+	}
+
+	pl = plot_new(out, group, "sweep", family);
+	if (!pl)
+		goto out;
+	snprintf(pl->title, sizeof(pl->title), "%s: %s throughput by buffer size", group, family);
+	if (isfinite(small_ratio) && isfinite(big_ratio))
+		snprintf(pl->caption, sizeof(pl->caption),
+			 "%s through swtee against %s in the same run, by buffer size, one call "
+			 "per buffer: at %.0f bytes swtee costs %.2f times %s, at %.0f bytes "
+			 "%.2f times%s.",
+			 family, bname, small, small_ratio, bname, big, big_ratio,
+			 other ? "; the open, dashed curves are published figures from other "
+				 "hardware"
+			       : "");
+	else
+		snprintf(pl->caption, sizeof(pl->caption),
+			 "%s through swtee by buffer size, one call per buffer%s.", family,
+			 other ? "; the open, dashed curves are published figures from other "
+				 "hardware"
+			       : "");
+	xy = (struct bench_svg_xy){
+	    .id = pl->id,
+	    .title = pl->title,
+	    .x = {.label = "buffer size",
+		  .scale = BENCH_SVG_LOG2,
+		  .format = BENCH_SVG_BYTES,
+		  .min = NAN,
+		  .max = NAN},
+	    .y = {.label = "throughput (MB/s, log)",
+		  .unit = "MB/s",
+		  .scale = BENCH_SVG_LOG10,
+		  .format = BENCH_SVG_NUMBER,
+		  .min = NAN,
+		  .max = NAN},
+	    .series = c->s,
+	    .nseries = c->n,
+	};
+	ret = plot_keep(out, pl, plot_draw_xy, &xy);
+out:
+	free(c);
+	return ret;
+}
+
+/*
+ * A variant in a unit that is no rate (crypto's overhead, in us) across
+ * the families, with the baseline it is held against when it is one case.
+ */
+static int plot_variant(const struct plot_sweep *s, const char *group, const char *variant,
+			struct bench_plots *out)
+{
+	const struct plot_point *pts[PLOT_SWEEP_MAX];
+	struct plot_curves *c = NULL;
+	struct bench_svg_series *cur = NULL;
+	struct bench_svg_xy xy = {0};
+	struct bench_plot *pl = NULL;
+	const struct bench_result *first = NULL;
+	char words[BENCH_NAME_MAX];
+	char ylabel[BENCH_TEXT_MAX];
+	bool one_baseline = true;
+	size_t fam = 0;
+	size_t i = 0;
+	size_t j = 0;
+	size_t n = 0;
+	int ret = -1;
+
+	c = calloc(1, sizeof(*c));
+	if (!c) {
+		fprintf(stderr, "swtee bench: out of memory\n");
+		return -1;
+	}
+	for (i = 0; i < s->n; i++) {
+		if (strcmp(s->v[i].variant, variant))
+			continue;
+		for (j = 0; j < i && (strcmp(s->v[j].variant, variant) ||
+				      strcmp(s->v[j].family, s->v[i].family));
+		     j++)
+			;
+		if (j < i)
+			continue;
+		n = plot_sweep_select(s, s->v[i].family, variant, pts, PLOT_SWEEP_MAX);
+		if (plot_drawable(pts, n) < PLOT_SWEEP_MIN)
+			continue;
+		cur = plot_curve(c, s->v[i].family,
+				 (struct bench_svg_style){
+				     .color = plot_family_colors[fam % PLOT_N(plot_family_colors)],
+				     .marker = plot_markers[fam % PLOT_N(plot_markers)]});
+		if (!cur)
+			break;
+		fam++;
+		for (j = 0; j < n; j++) {
+			const struct bench_result *r = &pts[j]->e->r;
+
+			if (r->skipped)
+				continue;
+			if (!first)
+				first = r;
+			if (!r->has_baseline || strcmp(r->baseline_name, first->baseline_name) ||
+			    r->baseline_value != first->baseline_value)
+				one_baseline = false;
+			plot_curve_add(c, cur, pts[j]->size, r->value);
+		}
+	}
+	if (!first) {
+		ret = 0;
+		goto out;
+	}
+	if (one_baseline && first->has_baseline) {
+		cur = plot_curve(c, first->baseline_name,
+				 (struct bench_svg_style){.color = "#111827", .dashed = true});
+		for (i = 0; cur && i < c->n - 1; i++)
+			for (j = 0; j < c->s[i].n; j++)
+				plot_curve_add(c, cur, c->s[i].x[j], first->baseline_value);
+		/* One flat line: the smallest and largest size are enough. */
+		if (cur && cur->n > 2) {
+			double lo = INFINITY, hi = -INFINITY;
+			size_t k = (size_t)(cur - c->s);
+
+			for (j = 0; j < cur->n; j++) {
+				lo = fmin(lo, c->x[k][j]);
+				hi = fmax(hi, c->x[k][j]);
+			}
+			cur->n = 0;
+			plot_curve_add(c, cur, lo, first->baseline_value);
+			plot_curve_add(c, cur, hi, first->baseline_value);
+		}
+	}
+	plot_words(words, sizeof(words), variant);
+	pl = plot_new(out, group, "sweep", variant);
+	if (!pl)
+		goto out;
+	snprintf(pl->title, sizeof(pl->title), "%s: %s by buffer size", group, words);
+	snprintf(ylabel, sizeof(ylabel), "%s (%s, log)", words, first->unit);
+	snprintf(pl->caption, sizeof(pl->caption),
+		 "The %s of each %s case by buffer size, in %s%s%s%s.", words, group, first->unit,
+		 one_baseline && first->has_baseline ? ", against " : "",
+		 one_baseline && first->has_baseline ? first->baseline_name : "",
+		 one_baseline && first->has_baseline ? " (dashed) timed in the same run" : "");
+	xy = (struct bench_svg_xy){
+	    .id = pl->id,
+	    .title = pl->title,
+	    .x = {.label = "buffer size",
+		  .scale = BENCH_SVG_LOG2,
+		  .format = BENCH_SVG_BYTES,
+		  .min = NAN,
+		  .max = NAN},
+	    .y = {.label = ylabel,
+		  .unit = first->unit,
+		  .scale = BENCH_SVG_LOG10,
+		  .format = BENCH_SVG_NUMBER,
+		  .min = NAN,
+		  .max = NAN},
+	    .series = c->s,
+	    .nseries = c->n,
+	};
+	ret = plot_keep(out, pl, plot_draw_xy, &xy);
+out:
+	free(c);
+	return ret;
+}
+
+/* Every sweep of every group: a plot per family, and per variant in a unit of its own. */
+static int plot_sweeps(const struct bench_run *run, struct bench_plots *out)
+{
+	struct plot_sweep s = {0};
+	size_t g = 0;
+	size_t i = 0;
+	size_t j = 0;
+	int ret = -1;
+
+	for (g = 0; g < run->nentries; g++) {
+		const char *group = run->entries[g].group;
+
+		for (j = 0; j < g && strcmp(run->entries[j].group, group); j++)
+			;
+		if (j < g)
+			continue; /* done with its first entry */
+		if (plot_sweep_of(run, group, &s))
+			return -1;
+		for (i = 0; i < s.n; i++) {
+			const struct plot_point *pt = &s.v[i];
+
+			if (!pt->variant[0]) {
+				/* A family, drawn at its first point. */
+				for (j = 0; j < i && (strcmp(s.v[j].family, pt->family) ||
+						      s.v[j].variant[0]);
+				     j++)
+					;
+				if (j == i && plot_family(&s, group, pt->family, out))
+					goto out;
+				continue;
+			}
+			/* A variant in a unit of time gets a plot of its own, once. */
+			if (plot_rate_scale(pt->e->r.unit) || !plot_time_scale(pt->e->r.unit))
+				continue;
+			for (j = 0; j < i && strcmp(s.v[j].variant, pt->variant); j++)
+				;
+			if (j == i && plot_variant(&s, group, pt->variant, out))
+				goto out;
+		}
+		free(s.v);
+		s.v = NULL;
+	}
+	ret = 0;
+out:
+	free(s.v);
+	return ret;
+}
+
+/* ---- xtest beside OP-TEE ---- */
+
+/* The figure name of case, NULL when xtest reported none. */
+static const struct bench_xtest_figure *plot_xfigure(const struct bench_run *run,
+						     const char *case_id, const char *name)
+{
+	size_t i = 0;
+
+	for (i = 0; i < run->nxfigures; i++)
+		if (!strcmp(run->xfigures[i].case_id, case_id) &&
+		    !strcmp(run->xfigures[i].name, name))
+			return &run->xfigures[i];
+	return NULL;
+}
+
+/* xtest 1001..1003 (KiB/s by data size) beside OP-TEE's rows on an i.MX6. */
+static int plot_storage(const struct bench_run *run, struct bench_plots *out)
+{
+	static const struct {
+		const char *case_id;
+		const char *key;
+		const char *color;
+	} ops[] = {
+	    {"benchmark_1001", "write", "#0072b2"},
+	    {"benchmark_1002", "read", "#009e73"},
+	    {"benchmark_1003", "rewrite", "#d55e00"},
+	};
+	static const double sizes[] = {256, 512, 1024, 2048, 4096, 16384, 524288, 1048576};
+	struct plot_curves *c = NULL;
+	struct bench_svg_series *cur = NULL;
+	struct bench_svg_xy xy = {0};
+	struct bench_plot *pl = NULL;
+	char name[BENCH_NAME_MAX];
+	char label[BENCH_TEXT_MAX];
+	double ours = NAN, theirs = NAN;
+	size_t drawn = 0;
+	size_t i = 0;
+	size_t k = 0;
+	int ret = -1;
+
+	c = calloc(1, sizeof(*c));
+	if (!c) {
+		fprintf(stderr, "swtee bench: out of memory\n");
+		return -1;
+	}
+	for (i = 0; i < PLOT_N(ops); i++) {
+		snprintf(label, sizeof(label), "swtee, %s (xtest %s)", ops[i].key,
+			 ops[i].case_id + strlen("benchmark_"));
+		cur = plot_curve(c, label,
+				 (struct bench_svg_style){.color = ops[i].color,
+							  .marker = plot_markers[i]});
+		for (k = 0; cur && k < PLOT_N(sizes); k++) {
+			const struct bench_xtest_figure *f = NULL;
+
+			snprintf(name, sizeof(name), "size_%.0f.speed", sizes[k]);
+			f = plot_xfigure(run, ops[i].case_id, name);
+			if (!f || strcmp(f->unit, "kB/s"))
+				continue;
+			plot_curve_add(c, cur, sizes[k], f->value);
+			if (i == 0 && sizes[k] == 1048576)
+				ours = f->value;
+		}
+		if (cur && cur->n)
+			drawn++;
+	}
+	if (!drawn) {
+		ret = plot_note(out, "storage",
+				"No storage plot: it draws xtest's storage benchmarks (1001..1003) "
+				"beside OP-TEE's; pass 'swtee bench --xtest FILE' the file of "
+				"'xtest -t benchmark --json FILE'.");
+		goto out;
+	}
+	for (i = 0; i < bench_seed_optee_storage.n; i++) {
+		const struct bench_seed *sd = &bench_seed_optee_storage.rows[i];
+
+		for (k = 0; k < PLOT_N(ops) && strcmp(ops[k].key, sd->key); k++)
+			;
+		snprintf(label, sizeof(label), "%s (other hardware)", sd->label);
+		cur = plot_curve(c, label,
+				 (struct bench_svg_style){
+				     .color = k < PLOT_N(ops) ? ops[k].color : "#7f7f7f",
+				     .dashed = true,
+				     .hollow = true,
+				     .marker = plot_markers[k % PLOT_N(plot_markers)]});
+		for (k = 0; cur && k < sd->n; k++) {
+			/* Both count a kB as 1024 bytes. */
+			plot_curve_add(c, cur, sd->x[k], sd->y[k]);
+			if (i == 0 && sd->x[k] == 1048576)
+				theirs = sd->y[k];
+		}
+	}
+	pl = plot_new(out, "storage", "storage", "optee");
+	if (!pl)
+		goto out;
+	snprintf(pl->title, sizeof(pl->title), "trusted storage: xtest 1001..1003 beside OP-TEE");
+	snprintf(pl->caption, sizeof(pl->caption),
+		 "Write, read and rewrite speed of one object by its size, in 1 KiB chunks, as "
+		 "xtest's storage benchmarks measure it, beside OP-TEE's on an i.MX6 board (open, "
+		 "dashed: other hardware, context only)%s",
+		 isfinite(ours) && isfinite(theirs) ? "" : ".");
+	if (isfinite(ours) && isfinite(theirs)) {
+		size_t len = strlen(pl->caption);
+
+		snprintf(pl->caption + len, sizeof(pl->caption) - len,
+			 "; a 1 MiB write runs at %.0f kB/s here against %.1f kB/s there.", ours,
+			 theirs);
+	}
+	xy = (struct bench_svg_xy){
+	    .id = pl->id,
+	    .title = pl->title,
+	    .x = {.label = "object size",
+		  .scale = BENCH_SVG_LOG2,
+		  .format = BENCH_SVG_BYTES,
+		  .min = NAN,
+		  .max = NAN},
+	    .y = {.label = "speed (kB/s of 1024 bytes, log)",
+		  .unit = "kB/s",
+		  .scale = BENCH_SVG_LOG10,
+		  .format = BENCH_SVG_NUMBER,
+		  .min = NAN,
+		  .max = NAN},
+	    .series = c->s,
+	    .nseries = c->n,
+	};
+	ret = plot_keep(out, pl, plot_draw_xy, &xy);
+out:
+	free(c);
+	return ret;
+}
+
+/* Storage for a bar chart: categories and their bars. */
+struct plot_bars {
+	const char *cat[PLOT_CATEGORIES_MAX];
+	char cat_text[PLOT_CATEGORIES_MAX][BENCH_TEXT_MAX];
+	size_t ncat;
+	struct bench_svg_series s[PLOT_SERIES_MAX];
+	double y[PLOT_SERIES_MAX][PLOT_CATEGORIES_MAX];
+	char label[PLOT_SERIES_MAX][BENCH_TEXT_MAX];
+	size_t n;
+};
+
+/* The series of b labelled label, new when there is none (NULL when b is full). */
+static struct bench_svg_series *plot_bar_series(struct plot_bars *b, const char *label,
+						 struct bench_svg_style style)
+{
+	size_t i = 0;
+	size_t k = 0;
+
+	for (i = 0; i < b->n; i++)
+		if (!strcmp(b->label[i], label))
+			return &b->s[i];
+	if (b->n == PLOT_SERIES_MAX)
+		return NULL;
+	snprintf(b->label[b->n], sizeof(b->label[b->n]), "%s", label);
+	for (k = 0; k < PLOT_CATEGORIES_MAX; k++)
+		b->y[b->n][k] = NAN;
+	b->s[b->n] = (struct bench_svg_series){
+	    .label = b->label[b->n],
+	    .y = b->y[b->n],
+	    .n = PLOT_CATEGORIES_MAX,
+	    .style = style,
+	};
+	return &b->s[b->n++];
+}
+
+static void plot_bar_set(struct plot_bars *b, struct bench_svg_series *s, size_t cat, double v)
+{
+	if (s && cat < PLOT_CATEGORIES_MAX)
+		b->y[s - b->s][cat] = v;
+}
+
+/* A new category (NULL-safe: returns PLOT_CATEGORIES_MAX when b is full). */
+static size_t plot_bar_category(struct plot_bars *b, const char *text)
+{
+	if (b->ncat == PLOT_CATEGORIES_MAX)
+		return PLOT_CATEGORIES_MAX;
+	snprintf(b->cat_text[b->ncat], sizeof(b->cat_text[b->ncat]), "%s", text);
+	b->cat[b->ncat] = b->cat_text[b->ncat];
+	return b->ncat++;
+}
+
+static int plot_bars_keep(struct bench_plots *out, struct bench_plot *pl, struct plot_bars *b,
+			  const struct bench_svg_axis *axis)
+{
+	struct bench_svg_bars bars = {
+	    .id = pl->id,
+	    .title = pl->title,
+	    .value = *axis,
+	    .categories = b->cat,
+	    .ncategories = b->ncat,
+	    .series = b->s,
+	    .nseries = b->n,
+	    .guide = NAN,
+	};
+	size_t i = 0;
+
+	for (i = 0; i < b->n; i++)
+		b->s[i].n = b->ncat;
+	return plot_keep(out, pl, plot_draw_bars, &bars);
+}
+
+/* xtest 2001..2012 (MiB/s) beside OP-TEE's on an i.MX6. */
+static int plot_xtest_crypto(const struct bench_run *run, struct bench_plots *out)
+{
+	struct plot_bars *b = NULL;
+	struct bench_svg_series *ours = NULL;
+	struct bench_svg_series *theirs = NULL;
+	struct bench_plot *pl = NULL;
+	struct bench_svg_axis axis = {
+	    .label = "throughput through one TEEC_InvokeCommand per buffer (MiB/s, log)",
+	    .unit = "MiB/s",
+	    .scale = BENCH_SVG_LOG10,
+	    .format = BENCH_SVG_NUMBER,
+	    .min = NAN,
+	    .max = NAN,
+	};
+	char text[BENCH_NAME_MAX];
+	size_t i = 0;
+	size_t cat = 0;
+	int ret = -1;
+
+	b = calloc(1, sizeof(*b));
+	if (!b) {
+		fprintf(stderr, "swtee bench: out of memory\n");
+		return -1;
+	}
+	ours = plot_bar_series(b, "swtee (xtest)",
+			       (struct bench_svg_style){.color = COLOR_SWTEE});
+	theirs = plot_bar_series(
+	    b, "OP-TEE on i.MX6 (other hardware)",
+	    (struct bench_svg_style){.color = plot_other_colors[0], .dashed = true, .hollow = true});
+	for (i = 0; i < bench_seed_optee_crypto.n; i++) {
+		const struct bench_seed *sd = &bench_seed_optee_crypto.rows[i];
+		const struct bench_xtest_figure *f = plot_xfigure(run, sd->key, "crypto.throughput");
+
+		if (!f || strcmp(f->unit, "MiB/s"))
+			continue;
+		snprintf(text, sizeof(text), "%s %s", sd->key + strlen("benchmark_"), sd->label);
+		cat = plot_bar_category(b, text);
+		plot_bar_set(b, ours, cat, f->value);
+		plot_bar_set(b, theirs, cat, sd->y[0]);
+	}
+	if (!b->ncat) {
+		ret = plot_note(out, "crypto",
+				"No xtest crypto plot: it needs the figures of xtest's benchmarks "
+				"2001..2012 (swtee bench --xtest FILE).");
+		goto out;
+	}
+	pl = plot_new(out, "crypto", "xtest-crypto", "optee");
+	if (!pl)
+		goto out;
+	snprintf(pl->title, sizeof(pl->title), "xtest 2001..2012 beside OP-TEE");
+	snprintf(pl->caption, sizeof(pl->caption),
+		 "Hashes and ciphers through a TA as xtest's crypto benchmarks run them (5000 "
+		 "invokes of one buffer each), beside OP-TEE's published figures on an i.MX6 "
+		 "board: other hardware, for context.");
+	ret = plot_bars_keep(out, pl, b, &axis);
+out:
+	free(b);
+	return ret;
+}
+
+/* ECDSA P-256 operations per second: TA, native, and the USB armory's. */
+static int plot_ecdsa(const struct bench_run *run, struct bench_plots *out)
+{
+	static const char *const ops[] = {"sign", "verify"};
+	struct plot_bars *b = NULL;
+	struct bench_svg_series *s = NULL;
+	struct bench_plot *pl = NULL;
+	struct bench_svg_axis axis = {
+	    .label = "operations per second (log)",
+	    .unit = "/s",
+	    .scale = BENCH_SVG_LOG10,
+	    .format = BENCH_SVG_NUMBER,
+	    .min = NAN,
+	    .max = NAN,
+	};
+	char name[BENCH_NAME_MAX];
+	char label[BENCH_TEXT_MAX];
+	size_t cat = 0;
+	size_t i = 0;
+	size_t k = 0;
+	int ret = -1;
+
+	b = calloc(1, sizeof(*b));
+	if (!b) {
+		fprintf(stderr, "swtee bench: out of memory\n");
+		return -1;
+	}
+	for (i = 0; i < PLOT_N(ops); i++) {
+		const struct bench_entry *e = NULL;
+
+		snprintf(name, sizeof(name), "ecdsa-p256/%s", ops[i]);
+		e = bench_run_find(run, "crypto", name);
+		if (!e || e->r.skipped || !isfinite(e->r.value))
+			continue;
+		snprintf(label, sizeof(label), "ECDSA P-256 %s", ops[i]);
+		cat = plot_bar_category(b, label);
+		s = plot_bar_series(b, "swtee",
+				    (struct bench_svg_style){.color = COLOR_SWTEE});
+		plot_bar_set(b, s, cat, e->r.value);
+		if (e->r.has_baseline) {
+			s = plot_bar_series(b, e->r.baseline_name,
+					    (struct bench_svg_style){.color = COLOR_BASELINE});
+			plot_bar_set(b, s, cat, e->r.baseline_value);
+		}
+		for (k = 0; k < bench_seed_ecdsa.n; k++) {
+			const struct bench_seed *sd = &bench_seed_ecdsa.rows[k];
+
+			if (strcmp(sd->key, name))
+				continue;
+			snprintf(label, sizeof(label), "%s (other hardware)", sd->label);
+			s = plot_bar_series(
+			    b, label,
+			    (struct bench_svg_style){
+				.color = plot_other_colors[b->n % PLOT_N(plot_other_colors)],
+				.dashed = true,
+				.hollow = true});
+			plot_bar_set(b, s, cat, sd->y[0] * sd->scale);
+		}
+	}
+	if (!b->ncat) {
+		ret = 0;
+		goto out;
+	}
+	pl = plot_new(out, "crypto", "ecdsa", "p256");
+	if (!pl)
+		goto out;
+	snprintf(pl->title, sizeof(pl->title), "crypto: ECDSA P-256 operations per second");
+	snprintf(pl->caption, sizeof(pl->caption),
+		 "ECDSA P-256 signatures and verifications per second through the TA and natively "
+		 "in the same run, beside the USB armory's published signature rates (other "
+		 "hardware).");
+	ret = plot_bars_keep(out, pl, b, &axis);
+out:
+	free(b);
+	return ret;
+}
+
+/* The tpm group's cases: the fTPM, swtpm in the same run, and published timings. */
+static int plot_tpm(const struct bench_run *run, struct bench_plots *out)
+{
+	struct plot_bars *b = NULL;
+	struct bench_svg_series *s = NULL;
+	struct bench_plot *pl = NULL;
+	struct bench_svg_axis axis = {
+	    .label = "time per operation (ms, log)",
+	    .unit = "ms",
+	    .scale = BENCH_SVG_LOG10,
+	    .format = BENCH_SVG_NUMBER,
+	    .min = NAN,
+	    .max = NAN,
+	};
+	char label[BENCH_TEXT_MAX];
+	const char *why = NULL;
+	size_t cat = 0;
+	size_t i = 0;
+	size_t k = 0;
+	double t = 0;
+	int ret = -1;
+
+	b = calloc(1, sizeof(*b));
+	if (!b) {
+		fprintf(stderr, "swtee bench: out of memory\n");
+		return -1;
+	}
+	for (i = 0; i < run->nentries; i++) {
+		const struct bench_entry *e = &run->entries[i];
+
+		if (strcmp(e->group, "tpm"))
+			continue;
+		t = plot_time_scale(e->r.unit);
+		if (e->r.skipped || !t || !isfinite(e->r.value)) {
+			if (e->r.skipped && !why)
+				why = e->r.skip_reason;
+			continue;
+		}
+		cat = plot_bar_category(b, e->r.name);
+		s = plot_bar_series(b, "fTPM (swtee)", (struct bench_svg_style){.color = COLOR_SWTEE});
+		plot_bar_set(b, s, cat, e->r.value * t / 1e3);
+		if (e->r.has_baseline) {
+			snprintf(label, sizeof(label), "%s (same run)", e->r.baseline_name);
+			s = plot_bar_series(b, label,
+					    (struct bench_svg_style){.color = COLOR_BASELINE});
+			plot_bar_set(b, s, cat, e->r.baseline_value * t / 1e3);
+		}
+		for (k = 0; k < bench_seed_tpm.n; k++) {
+			const struct bench_seed *sd = &bench_seed_tpm.rows[k];
+
+			if (strcmp(sd->key, e->r.name))
+				continue;
+			snprintf(label, sizeof(label), "%s (other hardware)", sd->label);
+			s = plot_bar_series(
+			    b, label,
+			    (struct bench_svg_style){
+				.color = plot_other_colors[b->n % PLOT_N(plot_other_colors)],
+				.dashed = true,
+				.hollow = true});
+			plot_bar_set(b, s, cat, sd->y[0] * sd->scale / 1e3);
+		}
+	}
+	if (!b->ncat) {
+		ret = why ? plot_note(out, "tpm", "No TPM plot: the tpm group was skipped: %s.", why)
+			  : 0;
+		goto out;
+	}
+	pl = plot_new(out, "tpm", "tpm", NULL);
+	if (!pl)
+		goto out;
+	snprintf(pl->title, sizeof(pl->title), "tpm: the fTPM against swtpm and hardware TPMs");
+	snprintf(pl->caption, sizeof(pl->caption),
+		 "Each TPM operation through ESYS on the fTPM TA and on swtpm in the same run, "
+		 "beside published timings of hardware TPMs and of swtpm elsewhere (open, dashed: "
+		 "other hardware and other methods, for context).");
+	ret = plot_bars_keep(out, pl, b, &axis);
+out:
+	free(b);
+	return ret;
+}
+
+int bench_plot_all(const struct bench_run *run, struct bench_plots *out)
+{
+	if (plot_latencies(run, out) || plot_sweeps(run, out) || plot_ecdsa(run, out) ||
+	    plot_xtest_crypto(run, out) || plot_storage(run, out) || plot_tpm(run, out))
+		return -1;
+	return 0;
+}

@@ -1,0 +1,94 @@
+/*
+ * swtee-tpm, the normal-world bridge to the firmware TPM TA: its private
+ * header. The bridge is untrusted by the TEE (it is one more client) and
+ * trusts none of its own peers: every byte they send goes through
+ * frame_parse. One thread serves every peer, one request at a time, each
+ * whole before the next (docs/tpm.md).
+ */
+#ifndef SWTEE_TPM_BRIDGE_H
+#define SWTEE_TPM_BRIDGE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "frame.h"
+
+#define TPM_HEADER_SIZE 10
+#define TPM_RC_SUCCESS 0x000
+#define TPM_RC_FAILURE 0x101
+#define TPM_RC_COMMAND_SIZE 0x142
+#define TPM_RC_OBJECT_MEMORY 0x902
+
+/* ---- tpm.c: the session to the fTPM TA ---- */
+
+/*
+ * Opens the session to the fTPM TA of the TEE that $SWTEE_SOCKET names and
+ * powers the TPM on (manual_startup: without the TA's own Startup). 0, or
+ * -1 after logging why.
+ */
+int tpm_open(bool manual_startup);
+/* Powers the TPM off in order (see TA_FTPM_POWER_OFF) and closes the session. */
+void tpm_close(void);
+
+/*
+ * Runs one TPM command (cmd, len <= FRAME_TPM_MAX) at a locality and writes
+ * the response to rsp (FRAME_TPM_MAX bytes), *rsp_len its size. A TPM that
+ * is off, or a command the TA refuses, gets a TPM error response made here
+ * (TPM_RC_FAILURE, TPM_RC_COMMAND_SIZE). -1 only when the TEE is gone and
+ * cannot be reopened.
+ */
+int tpm_execute(const uint8_t *cmd, size_t len, uint8_t locality, uint8_t *rsp, size_t *rsp_len);
+/* The platform signals; each returns 0 or -1 (the TA refused or failed). */
+int tpm_power_on(void);
+int tpm_power_off(bool orderly);
+int tpm_hash_start(void);
+int tpm_hash_data(const uint8_t *data, size_t len);
+int tpm_hash_end(void);
+int tpm_established_get(bool *set);
+int tpm_established_reset(uint8_t locality);
+
+/* ---- rm.c: the transient-object resource manager ---- */
+
+/*
+ * Runs a client's TPM command through tpm_execute, evicting the least
+ * recently used transient objects when the TPM is out of object slots
+ * (TPM_RC_OBJECT_MEMORY), then running it again. Same contract as
+ * tpm_execute.
+ */
+int rm_execute(const uint8_t *cmd, size_t len, uint8_t locality, uint8_t *rsp, size_t *rsp_len);
+/* Forgets what it learnt of the TPM (after a power cycle). */
+void rm_reset(void);
+
+/* ---- listen.c: the sockets ---- */
+
+enum listen_kind { LISTEN_MSSIM, LISTEN_SWTPM };
+
+/*
+ * One protocol endpoint: a pair of sockets (mssim command and platform
+ * ports, or swtpm data and control channels) at addr: "PORT" or
+ * "HOST:PORT" (TCP, the second socket on PORT + 1), or "unix:PATH" or any
+ * string with a '/' (Unix sockets PATH and PATH.ctrl).
+ */
+struct endpoint {
+	enum listen_kind kind;
+	const char *addr;
+	int fd[2];	    /* [0] command/data, [1] platform/control */
+	char *unix_path[2]; /* to unlink at exit */
+	uint8_t locality;   /* swtpm: set on the control channel for the data channel */
+};
+
+/* Binds and listens on e's two sockets. 0, or -1 after logging why. */
+int listen_open(struct endpoint *e);
+/* Closes them and removes Unix socket files. */
+void listen_close(struct endpoint *e);
+
+/* ---- serve.c: the peers ---- */
+
+/*
+ * Serves the endpoints until SIGTERM, SIGINT or SIGHUP (signal_fd readable)
+ * or until the TEE is gone. 0 on a signal, -1 when the TEE is gone.
+ */
+int serve_run(struct endpoint *eps, size_t n, int signal_fd);
+
+#endif

@@ -1,0 +1,151 @@
+/*
+ * swtee-tpm: serves the firmware TPM TA of a running swtee to TPM 2.0
+ * clients over the Microsoft simulator protocol (mssim) and the swtpm
+ * socket protocol, on loopback TCP ports or Unix sockets (docs/tpm.md).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <unistd.h>
+
+#include "bridge.h"
+#include "log.h"
+
+#define ENDPOINTS_MAX 8
+#define DEFAULT_MSSIM "127.0.0.1:2321"
+#define DEFAULT_SWTPM "127.0.0.1:2323"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: swtee-tpm [--mssim ADDR]... [--swtpm ADDR]... [--manual-startup]\n"
+		"                 [--ready-fd FD] [-v] [-q]\n"
+		"  Serves the firmware TPM of the running swtee ($SWTEE_SOCKET) to TPM 2.0\n"
+		"  clients such as tpm2-tools.\n"
+		"  --mssim ADDR      the Microsoft simulator protocol: command port and\n"
+		"                    platform port (tpm2-tools: -T mssim:...)\n"
+		"  --swtpm ADDR      the swtpm socket protocol: data and control channels\n"
+		"                    (tpm2-tools: -T swtpm:...)\n"
+		"      ADDR is PORT or HOST:PORT (TCP; the second socket on PORT+1), or\n"
+		"      unix:PATH or a path with a '/' (Unix sockets PATH and PATH.ctrl,\n"
+		"      for the bridge's user only). Without either option: --mssim %s\n"
+		"      --swtpm %s (loopback only).\n"
+		"  --manual-startup  a power-on from a client (mssim POWER_ON, swtpm INIT)\n"
+		"                    leaves TPM2_Startup to the client; by default the TPM\n"
+		"                    starts itself, as a firmware TPM does\n"
+		"  --ready-fd FD     write \"ready\" to FD once serving, then close it\n"
+		"  -v                more log (repeat for debug); -q less\n"
+		"  Stopping (SIGTERM, SIGINT) shuts the TPM down in order: TPM2_Shutdown(CLEAR)\n"
+		"  unless a client's TPM2_Shutdown was the last command.\n",
+		DEFAULT_MSSIM, DEFAULT_SWTPM);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+	    {"mssim", required_argument, NULL, 'm'},	{"swtpm", required_argument, NULL, 's'},
+	    {"manual-startup", no_argument, NULL, 'M'}, {"ready-fd", required_argument, NULL, 'r'},
+	    {"verbose", no_argument, NULL, 'v'},	{"quiet", no_argument, NULL, 'q'},
+	    {"help", no_argument, NULL, 'h'},		{NULL, 0, NULL, 0},
+	};
+	struct endpoint eps[ENDPOINTS_MAX];
+	size_t neps = 0;
+	bool manual = false;
+	int ready_fd = -1;
+	int level = LOG_LVL_INFO;
+	int sfd = -1;
+	int opt = 0;
+	int rc = 1;
+	sigset_t mask;
+
+	memset(eps, 0, sizeof(eps));
+	while ((opt = getopt_long(argc, argv, "vqh", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'm':
+		case 's':
+			if (neps == ENDPOINTS_MAX) {
+				fprintf(stderr, "swtee-tpm: at most %d endpoints\n", ENDPOINTS_MAX);
+				return 2;
+			}
+			eps[neps].kind = opt == 'm' ? LISTEN_MSSIM : LISTEN_SWTPM;
+			eps[neps].addr = optarg;
+			neps++;
+			break;
+		case 'M':
+			manual = true;
+			break;
+		case 'r': {
+			char *end = NULL;
+			long v = strtol(optarg, &end, 10);
+
+			if (*end || v < 0 || v > 65535) {
+				fprintf(stderr, "swtee-tpm: bad --ready-fd\n");
+				return 2;
+			}
+			ready_fd = (int)v;
+			break;
+		}
+		case 'v':
+			level++;
+			break;
+		case 'q':
+			level = LOG_LVL_ERROR;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind != argc) {
+		usage(stderr);
+		return 2;
+	}
+	if (!neps) {
+		eps[0] = (struct endpoint){.kind = LISTEN_MSSIM, .addr = DEFAULT_MSSIM};
+		eps[1] = (struct endpoint){.kind = LISTEN_SWTPM, .addr = DEFAULT_SWTPM};
+		neps = 2;
+	}
+	for (size_t i = 0; i < neps; i++)
+		eps[i].fd[0] = eps[i].fd[1] = -1;
+	log_init("swtee-tpm", level);
+	signal(SIGPIPE, SIG_IGN);
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGHUP);
+	sigprocmask(SIG_BLOCK, &mask, NULL);
+	sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
+	if (sfd < 0) {
+		log_error("signalfd: %s", strerror(errno));
+		goto out;
+	}
+	for (size_t i = 0; i < neps; i++)
+		if (listen_open(&eps[i]))
+			goto out;
+	if (tpm_open(manual))
+		goto out;
+	if (ready_fd >= 0) {
+		if (write(ready_fd, "ready\n", 6) != 6)
+			log_error("cannot signal readiness");
+		close(ready_fd);
+		ready_fd = -1;
+	}
+	rc = serve_run(eps, neps, sfd) ? 1 : 0;
+	tpm_close();
+out:
+	for (size_t i = 0; i < neps; i++)
+		listen_close(&eps[i]);
+	if (sfd >= 0)
+		close(sfd);
+	/* Unwritten: whoever waits on it sees the end of the pipe. */
+	if (ready_fd >= 0)
+		close(ready_fd);
+	return rc;
+}

@@ -1,0 +1,457 @@
+/*
+ * The bridge's peers: one thread, one poll loop. Each connection has a
+ * bounded input buffer (a request never exceeds FRAME_MAX) and an output
+ * buffer for one reply; a connection with a reply not yet sent is not read
+ * from. Requests run one at a time, each whole (TPM command and reply)
+ * before the next, whoever sent it. A peer that sends what frame_parse
+ * refuses is dropped; so is one that leaves a request or a reply half done
+ * for STALL_MS, and, when CONNS_MAX are open, the one idle the longest.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bridge.h"
+#include "log.h"
+
+#define CONNS_MAX 64
+#define STALL_MS 10000
+#define POLL_MS 1000
+/* swtpm's answers (libtpms' TPM 1.2 result codes). */
+#define PTM_SUCCESS 0
+#define PTM_BAD_PARAMETER 3
+#define PTM_FAIL 9
+#define PTM_BAD_ORDINAL 10
+#define PTM_BAD_LOCALITY 61
+/* swtpm's capability bits (tpm_ioctl.h) of what this bridge does. */
+#define PTM_CAP_INIT (1u << 0)
+#define PTM_CAP_SHUTDOWN (1u << 1)
+#define PTM_CAP_GET_TPMESTABLISHED (1u << 2)
+#define PTM_CAP_SET_LOCALITY (1u << 3)
+#define PTM_CAP_HASHING (1u << 4)
+#define PTM_CAP_RESET_TPMESTABLISHED (1u << 7)
+#define PTM_CAP_STOP (1u << 10)
+#define PTM_CAP_GET_CONFIG (1u << 11)
+#define PTM_CAP_SET_BUFFERSIZE (1u << 13)
+/* mssim's REMOTE_HANDSHAKE answer: tpmPlatformAvailable | tpmInRawMode. */
+#define MSSIM_SERVER_VERSION 1
+#define MSSIM_ENDPOINT_INFO 0x05
+
+struct conn {
+	int fd;
+	enum frame_proto proto;
+	struct endpoint *ep;
+	uint8_t in[FRAME_MAX];
+	size_t in_len;
+	uint8_t out[FRAME_TPM_MAX + 16];
+	size_t out_len;
+	size_t out_off;
+	bool close_after;	/* once out is sent */
+	uint64_t pending_since; /* ms; 0 while nothing is half done */
+	uint64_t active;	/* ms of the last request */
+};
+
+static struct conn *conns[CONNS_MAX];
+static bool tee_gone; /* the TPM command path lost the TEE for good */
+static uint8_t rsp_buf[FRAME_TPM_MAX];
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+static void conn_free(struct conn *c)
+{
+	if (!c)
+		return;
+	close(c->fd);
+	free(c);
+}
+
+static void out_bytes(struct conn *c, const void *p, size_t n)
+{
+	/* Every reply is built within the buffer's size; drop a peer otherwise. */
+	if (n > sizeof(c->out) - c->out_len) {
+		c->close_after = true;
+		return;
+	}
+	memcpy(c->out + c->out_len, p, n);
+	c->out_len += n;
+}
+
+static void out_u32(struct conn *c, uint32_t v)
+{
+	uint8_t b[4] = {(uint8_t)(v >> 24), (uint8_t)(v >> 16), (uint8_t)(v >> 8), (uint8_t)v};
+
+	out_bytes(c, b, sizeof(b));
+}
+
+/* The platform's power cycle of the mssim RESET and RESTART signals and swtpm's INIT. */
+static int power_cycle(bool orderly)
+{
+	if (tpm_power_off(orderly))
+		return -1;
+	return tpm_power_on();
+}
+
+static int tpm_command(struct conn *c, const struct frame *f)
+{
+	uint8_t loc = f->prefixed ? f->locality : 0;
+	size_t n = 0;
+
+	if (c->proto == FRAME_SWTPM_DATA && !f->prefixed)
+		loc = c->ep->locality;
+	if (rm_execute(f->data, f->len, loc, rsp_buf, &n))
+		return -1;
+	if (f->prefixed)
+		out_u32(c, (uint32_t)n);
+	out_bytes(c, rsp_buf, n);
+	if (f->prefixed)
+		out_u32(c, 0);
+	return 0;
+}
+
+static int mssim_tpm(struct conn *c, const struct frame *f)
+{
+	switch (f->code) {
+	case MSSIM_SEND_COMMAND:
+		return tpm_command(c, f);
+	case MSSIM_HASH_START:
+		tpm_hash_start();
+		break;
+	case MSSIM_HASH_DATA:
+		tpm_hash_data(f->data, f->len);
+		break;
+	case MSSIM_HASH_END:
+		tpm_hash_end();
+		break;
+	case MSSIM_REMOTE_HANDSHAKE:
+		out_u32(c, MSSIM_SERVER_VERSION);
+		out_u32(c, MSSIM_ENDPOINT_INFO);
+		break;
+	case MSSIM_SET_ALTERNATIVE_RESULT:
+		break;
+	default: /* SESSION_END, STOP: no answer */
+		c->close_after = true;
+		return 0;
+	}
+	out_u32(c, 0);
+	return 0;
+}
+
+static int mssim_platform(struct conn *c, const struct frame *f)
+{
+	int r = 0;
+
+	switch (f->code) {
+	case MSSIM_POWER_ON:
+		r = tpm_power_on();
+		break;
+	case MSSIM_POWER_OFF:
+		r = tpm_power_off(false);
+		break;
+	case MSSIM_RESET:
+	case MSSIM_RESTART:
+		r = power_cycle(false);
+		break;
+	case MSSIM_SESSION_END:
+	case MSSIM_STOP:
+		c->close_after = true;
+		return 0;
+	default: /* physical presence, cancel, NV, key cache: nothing to do */
+		break;
+	}
+	/* A TPM that cannot power on (its state refused) fails the client's set-up. */
+	out_u32(c, r ? 1 : 0);
+	return 0;
+}
+
+static int swtpm_ctrl(struct conn *c, const struct frame *f)
+{
+	bool set = false;
+	uint32_t res = PTM_SUCCESS;
+
+	switch (f->code) {
+	case SWTPM_GET_CAPABILITY:
+		/* A UINT64 bitmap, and no result code. */
+		out_u32(c, 0);
+		out_u32(c, PTM_CAP_INIT | PTM_CAP_SHUTDOWN | PTM_CAP_GET_TPMESTABLISHED |
+			       PTM_CAP_SET_LOCALITY | PTM_CAP_HASHING |
+			       PTM_CAP_RESET_TPMESTABLISHED | PTM_CAP_STOP | PTM_CAP_GET_CONFIG |
+			       PTM_CAP_SET_BUFFERSIZE);
+		return 0;
+	case SWTPM_INIT:
+		res = power_cycle(true) ? PTM_FAIL : PTM_SUCCESS;
+		break;
+	case SWTPM_SHUTDOWN:
+	case SWTPM_STOP:
+		/* swtpm ends on SHUTDOWN; this bridge serves on, with the TPM off. */
+		res = tpm_power_off(true) ? PTM_FAIL : PTM_SUCCESS;
+		break;
+	case SWTPM_GET_TPMESTABLISHED:
+		res = tpm_established_get(&set) ? PTM_FAIL : PTM_SUCCESS;
+		out_u32(c, res);
+		out_u32(c, set ? 0x01000000u : 0); /* UINT8 bit, 3 bytes of padding */
+		return 0;
+	case SWTPM_SET_LOCALITY:
+		if (f->arg > 4)
+			res = PTM_BAD_LOCALITY;
+		else
+			c->ep->locality = (uint8_t)f->arg;
+		break;
+	case SWTPM_RESET_TPMESTABLISHED:
+		if (f->arg > 4)
+			res = PTM_BAD_LOCALITY;
+		else
+			res = tpm_established_reset((uint8_t)f->arg) ? PTM_FAIL : PTM_SUCCESS;
+		break;
+	case SWTPM_HASH_START:
+		res = tpm_hash_start() ? PTM_FAIL : PTM_SUCCESS;
+		break;
+	case SWTPM_HASH_DATA:
+		res = tpm_hash_data(f->data, f->len) ? PTM_FAIL : PTM_SUCCESS;
+		break;
+	case SWTPM_HASH_END:
+		res = tpm_hash_end() ? PTM_FAIL : PTM_SUCCESS;
+		break;
+	case SWTPM_GET_CONFIG:
+		out_u32(c, PTM_SUCCESS);
+		out_u32(c, 0); /* no state-file or migration keys: the TEE keeps the state */
+		return 0;
+	case SWTPM_SET_BUFFERSIZE:
+		/* Fixed: any size asked for gets the TA's. */
+		out_u32(c, PTM_SUCCESS);
+		out_u32(c, FRAME_TPM_MAX);
+		out_u32(c, FRAME_TPM_MAX);
+		out_u32(c, FRAME_TPM_MAX);
+		return 0;
+	case SWTPM_LOCK_STORAGE:
+		break;
+	default:
+		/*
+		 * Cancel (commands run synchronously), and what would move the
+		 * TPM's state out of the TEE (volatile state, state blobs, info
+		 * from outside the TPM) or a descriptor into it.
+		 */
+		res = PTM_BAD_ORDINAL;
+		break;
+	}
+	out_u32(c, res);
+	if (f->last)
+		c->close_after = true;
+	return 0;
+}
+
+/* Runs one whole request and queues its reply. -1 when the TEE is gone. */
+static int handle(struct conn *c, const struct frame *f)
+{
+	switch (c->proto) {
+	case FRAME_MSSIM_TPM:
+		return mssim_tpm(c, f);
+	case FRAME_MSSIM_PLATFORM:
+		return mssim_platform(c, f);
+	case FRAME_SWTPM_DATA:
+		return tpm_command(c, f);
+	case FRAME_SWTPM_CTRL:
+		return swtpm_ctrl(c, f);
+	}
+	return 0;
+}
+
+/* Sends what it can of the reply; -1 when the peer is gone. */
+static int flush(struct conn *c)
+{
+	while (c->out_off < c->out_len) {
+		ssize_t n = send(c->fd, c->out + c->out_off, c->out_len - c->out_off,
+				 MSG_NOSIGNAL | MSG_DONTWAIT);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return 0;
+		if (n <= 0)
+			return -1;
+		c->out_off += (size_t)n;
+	}
+	c->out_len = c->out_off = 0;
+	return 0;
+}
+
+/*
+ * Runs the whole requests in c's input while its replies go out at once.
+ * Returns 0 to keep the peer, 1 to drop it, -1 when the TEE is gone.
+ */
+static int process(struct conn *c, uint64_t now)
+{
+	while (!c->out_len && !c->close_after) {
+		struct frame f;
+		size_t used = 0;
+		enum frame_status st = frame_parse(c->proto, c->in, c->in_len, &f, &used);
+
+		if (st == FRAME_MORE)
+			break;
+		if (st == FRAME_BAD) {
+			log_debug("peer sent what the protocol does not allow; dropped");
+			return 1;
+		}
+		if (handle(c, &f))
+			return -1;
+		memmove(c->in, c->in + used, c->in_len - used);
+		c->in_len -= used;
+		c->active = now;
+		c->pending_since = 0;
+		if (flush(c))
+			return 1;
+	}
+	if (c->close_after && !c->out_len)
+		return 1;
+	if ((c->in_len || c->out_len) && !c->pending_since)
+		c->pending_since = now;
+	return 0;
+}
+
+static int on_readable(struct conn *c, uint64_t now)
+{
+	ssize_t n = 0;
+
+	if (c->in_len == sizeof(c->in))
+		return 1; /* cannot happen: a request is no longer than the buffer */
+	n = recv(c->fd, c->in + c->in_len, sizeof(c->in) - c->in_len, MSG_DONTWAIT);
+	if (n < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK))
+		return 0;
+	if (n <= 0)
+		return 1; /* end of stream, or an error */
+	c->in_len += (size_t)n;
+	return process(c, now);
+}
+
+/* Takes one waiting peer; -1 when none waits. */
+static int accept_one(struct endpoint *ep, int which, uint64_t now)
+{
+	struct conn *c = NULL;
+	size_t slot = CONNS_MAX;
+	size_t idle = 0;
+	int r = 0;
+	int fd = accept4(ep->fd[which], NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	for (size_t i = 0; i < CONNS_MAX && slot == CONNS_MAX; i++)
+		if (!conns[i])
+			slot = i;
+	if (slot == CONNS_MAX) {
+		for (size_t i = 1; i < CONNS_MAX; i++)
+			if (conns[i]->active < conns[idle]->active)
+				idle = i;
+		log_debug("%d peers: dropping the one idle the longest", CONNS_MAX);
+		conn_free(conns[idle]);
+		conns[idle] = NULL;
+		slot = idle;
+	}
+	c = calloc(1, sizeof(*c));
+	if (!c) {
+		close(fd);
+		return -1;
+	}
+	c->fd = fd;
+	c->ep = ep;
+	if (ep->kind == LISTEN_MSSIM)
+		c->proto = which ? FRAME_MSSIM_PLATFORM : FRAME_MSSIM_TPM;
+	else
+		c->proto = which ? FRAME_SWTPM_CTRL : FRAME_SWTPM_DATA;
+	c->active = now;
+	conns[slot] = c;
+	/* A TCTI sends its command right after connecting: take it now, not a poll later. */
+	r = on_readable(c, now);
+	if (r) {
+		conn_free(c);
+		conns[slot] = NULL;
+	}
+	if (r < 0)
+		tee_gone = true;
+	return 0;
+}
+
+int serve_run(struct endpoint *eps, size_t n, int signal_fd)
+{
+	size_t nfds = 1 + 2 * n + CONNS_MAX;
+	struct pollfd *p = calloc(nfds, sizeof(*p));
+	int rc = -1;
+
+	if (!p)
+		return -1;
+	for (;;) {
+		size_t k = 0;
+		uint64_t now = 0;
+		int r = 0;
+
+		p[k++] = (struct pollfd){.fd = signal_fd, .events = POLLIN};
+		for (size_t i = 0; i < n; i++)
+			for (int j = 0; j < 2; j++)
+				p[k++] = (struct pollfd){.fd = eps[i].fd[j], .events = POLLIN};
+		for (size_t i = 0; i < CONNS_MAX; i++) {
+			struct conn *c = conns[i];
+
+			p[k] = (struct pollfd){.fd = -1};
+			if (c)
+				p[k] = (struct pollfd){.fd = c->fd,
+						       .events = c->out_len ? POLLOUT : POLLIN};
+			k++;
+		}
+		r = poll(p, k, POLL_MS);
+		if (r < 0 && errno != EINTR) {
+			log_error("poll: %s", strerror(errno));
+			goto out;
+		}
+		now = now_ms();
+		if (p[0].revents) {
+			rc = 0;
+			goto out;
+		}
+		for (size_t i = 0; i < n; i++)
+			for (int j = 0; j < 2; j++)
+				if (p[1 + 2 * i + (size_t)j].revents & POLLIN)
+					for (int a = 0; a < CONNS_MAX; a++)
+						if (accept_one(&eps[i], j, now))
+							break;
+		if (tee_gone)
+			goto out;
+		for (size_t i = 0; i < CONNS_MAX; i++) {
+			struct conn *c = conns[i];
+			short ev = p[1 + 2 * n + i].revents;
+			int drop = 0;
+
+			if (!c || p[1 + 2 * n + i].fd != c->fd)
+				continue; /* a peer accepted in this round */
+			if (ev & POLLOUT)
+				drop = flush(c) ? 1 : process(c, now);
+			else if (ev & (POLLIN | POLLHUP | POLLERR))
+				drop = on_readable(c, now);
+			if (!drop && c->pending_since && now - c->pending_since > STALL_MS) {
+				log_debug("peer stalled mid-request; dropped");
+				drop = 1;
+			}
+			if (drop < 0)
+				goto out;
+			if (drop) {
+				conn_free(c);
+				conns[i] = NULL;
+			}
+		}
+	}
+out:
+	for (size_t i = 0; i < CONNS_MAX; i++) {
+		conn_free(conns[i]);
+		conns[i] = NULL;
+	}
+	free(p);
+	return rc;
+}

@@ -1,0 +1,643 @@
+/*
+ * storage-crash: the crash-consistency test of trusted storage.
+ *
+ * Each trial starts a TEE with "swtee run --state DIR" around this program
+ * in client mode, which first dumps every object of the storage test TA
+ * (that is the check of the trial before), then runs a script of random
+ * changes (create, write at an offset, truncate, rename, delete), saying
+ * on a pipe when each begins and ends. The driver kills the core or the
+ * supplicant with SIGKILL at a random moment of a random change, lets the
+ * run end, and starts the next trial on the same state.
+ *
+ * The driver keeps a model of what every object must hold. A change that
+ * finished is in it; the one cut off may have happened or not, wholly: the
+ * next dump must match the model with that change either absent or
+ * complete, for every object it touches (a rename touches two), and every
+ * other object exactly. Any other content, an object that cannot be read,
+ * or an object too many fails the test.
+ *
+ * usage: storage-crash --swtee PATH --state DIR [--trials N] [--seed S]
+ * The trial count defaults to $SWTEE_CRASH_TRIALS, else 200.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "st_client.h"
+#include "ta_storage.h"
+
+#define NOBJ 6
+#define OPS_PER_TRIAL 8
+#define MAX_SIZE (1u << 20)
+#define CHUNK (1u << 20)
+
+enum op_kind { OP_CREATE, OP_WRITE, OP_TRUNC, OP_RENAME, OP_DELETE };
+
+struct op {
+	enum op_kind kind;
+	int id;
+	int to; /* rename */
+	uint32_t seed;
+	uint32_t off;
+	uint32_t len;
+};
+
+struct obj {
+	bool exists;
+	uint8_t *data;
+	uint32_t len;
+};
+
+static void die(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
+
+static void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fprintf(stderr, "storage-crash: ");
+	vfprintf(stderr, fmt, ap);
+	fprintf(stderr, "\n");
+	va_end(ap);
+	exit(1);
+}
+
+static void obj_name(int i, char out[16])
+{
+	snprintf(out, 16, "crash-%d", i);
+}
+
+/* ---- the client: runs inside "swtee run" ---- */
+
+static uint8_t *iobuf;
+
+static void fill(uint8_t *p, uint32_t seed, uint32_t len)
+{
+	for (uint32_t i = 0; i < len; i++)
+		p[i] = ta_storage_pattern(seed, i);
+}
+
+static TEEC_Result c_run(const struct op *o)
+{
+	char name[16];
+	char to[16];
+
+	obj_name(o->id, name);
+	switch (o->kind) {
+	case OP_CREATE:
+		fill(iobuf, o->seed, o->len);
+		return st_create(name, iobuf, o->len);
+	case OP_WRITE:
+		fill(iobuf, o->seed, o->len);
+		return st_write_at(name, o->off, iobuf, o->len);
+	case OP_TRUNC:
+		return st_truncate(name, o->len);
+	case OP_RENAME:
+		obj_name(o->to, to);
+		return st_rename(name, to);
+	case OP_DELETE:
+		return st_delete(name);
+	}
+	return TEEC_ERROR_BAD_PARAMETERS;
+}
+
+/*
+ * Every object, as u32 index, u32 result, u32 len, data; then 0xffffffff
+ * and how many objects the TA has in all.
+ */
+static void c_dump(FILE *out)
+{
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; i < NOBJ; i++) {
+		char name[16];
+		size_t len = 0;
+		TEEC_Result res = TEEC_SUCCESS;
+		uint32_t len32 = 0;
+
+		obj_name((int)i, name);
+		res = st_read_all(name, iobuf, MAX_SIZE + CHUNK, &len);
+		if (res == TEEC_ERROR_ITEM_NOT_FOUND)
+			continue;
+		len32 = (uint32_t)len;
+		fwrite(&i, 4, 1, out);
+		fwrite(&res, 4, 1, out);
+		fwrite(&len32, 4, 1, out);
+		fwrite(iobuf, 1, len, out);
+	}
+	st_count(&n);
+	fwrite(&(uint32_t){ 0xffffffff }, 4, 1, out);
+	fwrite(&n, 4, 1, out);
+}
+
+static int client_main(int argc, char **argv)
+{
+	struct op ops[OPS_PER_TRIAL];
+	FILE *script = NULL;
+	FILE *dump = NULL;
+	int pfd = -1;
+	size_t n = 0;
+
+	if (argc != 5)
+		return 2;
+	pfd = atoi(argv[4]);
+	iobuf = malloc(MAX_SIZE + CHUNK);
+	if (!iobuf || st_init()) {
+		dprintf(pfd, "X\n");
+		return 1;
+	}
+	dump = fopen(argv[3], "we");
+	if (!dump)
+		return 1;
+	c_dump(dump);
+	fclose(dump);
+	dprintf(pfd, "V\n");
+	script = fopen(argv[2], "re");
+	if (!script)
+		return 1;
+	n = fread(ops, sizeof(ops[0]), OPS_PER_TRIAL, script);
+	fclose(script);
+	for (size_t k = 0; k < n; k++) {
+		TEEC_Result res = TEEC_SUCCESS;
+
+		dprintf(pfd, "B %zu\n", k);
+		res = c_run(&ops[k]);
+		if (res) {
+			dprintf(pfd, "E %zu %x\n", k, res);
+			break;
+		}
+		dprintf(pfd, "D %zu\n", k);
+	}
+	st_fini();
+	return 0;
+}
+
+/* ---- the driver ---- */
+
+static struct obj model[NOBJ];
+static bool verbose;
+/* The change of the last trial that may or may not have happened. */
+static bool doubt;
+static struct op doubt_op;
+
+static uint32_t rnd(uint32_t n)
+{
+	return n ? (uint32_t)(random() % n) : 0;
+}
+
+static void obj_set(struct obj *o, const uint8_t *p, uint32_t len)
+{
+	free(o->data);
+	o->data = malloc(len ? len : 1);
+	if (!o->data)
+		die("out of memory");
+	memcpy(o->data, p, len);
+	o->len = len;
+	o->exists = true;
+}
+
+/* m after op. */
+static void apply(struct obj *m, const struct op *o)
+{
+	uint8_t *buf = NULL;
+	uint32_t len = 0;
+
+	switch (o->kind) {
+	case OP_CREATE:
+		buf = malloc(o->len ? o->len : 1);
+		fill(buf, o->seed, o->len);
+		obj_set(&m[o->id], buf, o->len);
+		break;
+	case OP_WRITE:
+		len = m[o->id].len > o->off + o->len ? m[o->id].len : o->off + o->len;
+		buf = calloc(1, len ? len : 1);
+		memcpy(buf, m[o->id].data, m[o->id].len);
+		fill(buf + o->off, o->seed, o->len);
+		obj_set(&m[o->id], buf, len);
+		break;
+	case OP_TRUNC:
+		buf = calloc(1, o->len ? o->len : 1);
+		memcpy(buf, m[o->id].data, m[o->id].len < o->len ? m[o->id].len : o->len);
+		obj_set(&m[o->id], buf, o->len);
+		break;
+	case OP_RENAME:
+		obj_set(&m[o->to], m[o->id].data, m[o->id].len);
+		free(m[o->id].data);
+		m[o->id].data = NULL;
+		m[o->id].len = 0;
+		m[o->id].exists = false;
+		break;
+	case OP_DELETE:
+		free(m[o->id].data);
+		m[o->id].data = NULL;
+		m[o->id].len = 0;
+		m[o->id].exists = false;
+		break;
+	}
+	free(buf);
+}
+
+static void model_copy(struct obj *dst, const struct obj *src)
+{
+	for (int i = 0; i < NOBJ; i++) {
+		dst[i].exists = src[i].exists;
+		dst[i].len = src[i].len;
+		dst[i].data = NULL;
+		if (src[i].exists) {
+			dst[i].data = malloc(src[i].len ? src[i].len : 1);
+			if (!dst[i].data)
+				die("out of memory");
+			memcpy(dst[i].data, src[i].data, src[i].len);
+		}
+	}
+}
+
+static void model_free(struct obj *m)
+{
+	for (int i = 0; i < NOBJ; i++) {
+		free(m[i].data);
+		m[i].data = NULL;
+		m[i].exists = false;
+	}
+}
+
+/* A random change that is valid on m. */
+static void gen(const struct obj *m, struct op *o)
+{
+	static const uint32_t sizes[] = { 0, 1, 100, 4095, 4096, 5000, 40000, 70000, 200000,
+					  300000 };
+	int live[NOBJ];
+	int dead[NOBJ];
+	int nl = 0;
+	int nd = 0;
+
+	for (int i = 0; i < NOBJ; i++) {
+		if (m[i].exists)
+			live[nl++] = i;
+		else
+			dead[nd++] = i;
+	}
+	memset(o, 0, sizeof(*o));
+	o->seed = (uint32_t)random();
+	o->kind = nl ? (enum op_kind)rnd(5) : OP_CREATE;
+	if (o->kind == OP_RENAME && !nd)
+		o->kind = OP_WRITE;
+	switch (o->kind) {
+	case OP_CREATE:
+		o->id = (int)rnd(NOBJ);
+		o->len = sizes[rnd(sizeof(sizes) / sizeof(sizes[0]))] + rnd(100);
+		break;
+	case OP_WRITE:
+		o->id = live[rnd((uint32_t)nl)];
+		o->off = rnd(m[o->id].len + 9000);
+		o->len = 1 + rnd(rnd(4) ? 5000 : 320000);
+		if (o->off + o->len > MAX_SIZE)
+			o->len = MAX_SIZE - o->off;
+		break;
+	case OP_TRUNC:
+		o->id = live[rnd((uint32_t)nl)];
+		o->len = rnd(2) ? rnd(m[o->id].len + 1) : m[o->id].len + rnd(300000);
+		if (o->len > MAX_SIZE)
+			o->len = MAX_SIZE;
+		break;
+	case OP_RENAME:
+		o->id = live[rnd((uint32_t)nl)];
+		o->to = dead[rnd((uint32_t)nd)];
+		break;
+	case OP_DELETE:
+		o->id = live[rnd((uint32_t)nl)];
+		break;
+	}
+}
+
+struct seen {
+	bool exists;
+	uint32_t res;
+	uint8_t *data;
+	uint32_t len;
+};
+
+static bool matches(const struct obj *m, const struct seen *s, const bool *which)
+{
+	for (int i = 0; i < NOBJ; i++) {
+		if (!which[i])
+			continue;
+		if (m[i].exists != s[i].exists)
+			return false;
+		if (m[i].exists &&
+		    (s[i].res || m[i].len != s[i].len || memcmp(m[i].data, s[i].data, m[i].len)))
+			return false;
+	}
+	return true;
+}
+
+static void describe(const char *what, const struct obj *m, const struct seen *s)
+{
+	for (int i = 0; i < NOBJ; i++) {
+		uint32_t diff = 0;
+
+		if (m[i].exists && s[i].exists && !s[i].res)
+			for (diff = 0; diff < m[i].len && diff < s[i].len &&
+				       m[i].data[diff] == s[i].data[diff];
+			     diff++)
+				;
+		fprintf(stderr, "  %s crash-%d: expected %s len %u; found %s len %u result 0x%x%s",
+			what, i, m[i].exists ? "present" : "absent", m[i].len,
+			s[i].exists ? "present" : "absent", s[i].len, s[i].res,
+			m[i].exists && s[i].exists ? "" : "\n");
+		if (m[i].exists && s[i].exists)
+			fprintf(stderr, ", first difference at %u\n", diff);
+	}
+}
+
+/* Checks the dump of this trial against the model; resolves the doubt. */
+static void check_dump(const char *path, uint32_t trial)
+{
+	struct seen s[NOBJ];
+	bool all[NOBJ];
+	bool others[NOBJ];
+	bool touched[NOBJ];
+	uint32_t total = 0;
+	FILE *f = fopen(path, "re");
+
+	memset(s, 0, sizeof(s));
+	if (!f)
+		die("trial %u: no dump", trial);
+	for (;;) {
+		uint32_t i = 0;
+
+		if (fread(&i, 4, 1, f) != 1)
+			die("trial %u: short dump", trial);
+		if (i == 0xffffffff) {
+			if (fread(&total, 4, 1, f) != 1)
+				die("trial %u: short dump", trial);
+			break;
+		}
+		if (i >= NOBJ || fread(&s[i].res, 4, 1, f) != 1 || fread(&s[i].len, 4, 1, f) != 1)
+			die("trial %u: bad dump", trial);
+		s[i].exists = true;
+		s[i].data = malloc(s[i].len ? s[i].len : 1);
+		if (!s[i].data || fread(s[i].data, 1, s[i].len, f) != s[i].len)
+			die("trial %u: short dump", trial);
+	}
+	fclose(f);
+	for (int i = 0; i < NOBJ; i++) {
+		all[i] = true;
+		touched[i] = doubt && (i == doubt_op.id ||
+				       (doubt_op.kind == OP_RENAME && i == doubt_op.to));
+		others[i] = !touched[i];
+	}
+	{
+		uint32_t present = 0;
+
+		for (int i = 0; i < NOBJ; i++)
+			present += s[i].exists;
+		if (total != present) {
+			fprintf(stderr, "storage-crash: trial %u: %u objects enumerated, %u expected\n",
+				trial, total, present);
+			exit(1);
+		}
+	}
+	if (!matches(model, s, others)) {
+		fprintf(stderr, "storage-crash: trial %u: an object the cut-off change did not "
+				"touch is not as committed\n",
+			trial);
+		describe("committed", model, s);
+		exit(1);
+	}
+	if (doubt && !matches(model, s, touched)) {
+		struct obj after[NOBJ];
+
+		model_copy(after, model);
+		apply(after, &doubt_op);
+		if (!matches(after, s, all)) {
+			fprintf(stderr, "storage-crash: trial %u: change %d (kind %d) cut off "
+					"half way\n",
+				trial, doubt_op.id, doubt_op.kind);
+			describe("before", model, s);
+			describe("after", after, s);
+			exit(1);
+		}
+		model_free(model);
+		memcpy(model, after, sizeof(model));
+	}
+	doubt = false;
+	for (int i = 0; i < NOBJ; i++)
+		free(s[i].data);
+}
+
+/* The pid of the child of parent whose name is comm, or 0. */
+static pid_t child_named(pid_t parent, const char *comm)
+{
+	char path[64];
+	char buf[512];
+	FILE *f = NULL;
+	size_t n = 0;
+	char *save = NULL;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)parent, (int)parent);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	for (char *t = strtok_r(buf, " \n", &save); t; t = strtok_r(NULL, " \n", &save)) {
+		char name[64] = "";
+		pid_t pid = (pid_t)atoi(t);
+
+		snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
+		f = fopen(path, "re");
+		if (!f)
+			continue;
+		if (fgets(name, sizeof(name), f))
+			name[strcspn(name, "\n")] = '\0';
+		fclose(f);
+		if (!strcmp(name, comm))
+			return pid;
+	}
+	return 0;
+}
+
+static void sleep_us(long us)
+{
+	struct timespec ts = { .tv_sec = us / 1000000, .tv_nsec = (us % 1000000) * 1000 };
+
+	nanosleep(&ts, NULL);
+}
+
+/* One trial; returns true when the kill landed inside a change. */
+static bool trial(const char *swtee, const char *state, const char *self, uint32_t t,
+		  bool last, uint32_t *kills_core)
+{
+	char script[4096];
+	char dump[4096];
+	char fdarg[16];
+	struct op ops[OPS_PER_TRIAL];
+	struct obj sim[NOBJ];
+	int pfd[2];
+	int nops = last ? 0 : OPS_PER_TRIAL;
+	int kill_at = last || getenv("SWTEE_CRASH_NO_KILL") ? OPS_PER_TRIAL
+							     : (int)rnd(OPS_PER_TRIAL + 1);
+	long delay = rnd(4) ? (long)rnd(3000) : (long)rnd(30000);
+	bool core = rnd(10) < 7;
+	bool killed = false;
+	bool inside = false;
+	int begun = -1;
+	int done = -1;
+	char line[64];
+	size_t ll = 0;
+	pid_t run = 0;
+	FILE *f = NULL;
+
+	snprintf(script, sizeof(script), "%s.script", state);
+	snprintf(dump, sizeof(dump), "%s.dump", state);
+	model_copy(sim, model);
+	for (int k = 0; k < OPS_PER_TRIAL; k++) {
+		gen(sim, &ops[k]);
+		apply(sim, &ops[k]);
+	}
+	model_free(sim);
+	f = fopen(script, "we");
+	if (!f || fwrite(ops, sizeof(ops[0]), (size_t)nops, f) != (size_t)nops)
+		die("cannot write %s", script);
+	fclose(f);
+	unlink(dump);
+	if (pipe(pfd))
+		die("pipe: %s", strerror(errno));
+	snprintf(fdarg, sizeof(fdarg), "%d", pfd[1]);
+	run = fork();
+	if (run == 0) {
+		close(pfd[0]);
+		execl(swtee, "swtee", "run", "--state", state, "--", self, "--client", script,
+		      dump, fdarg, (char *)NULL);
+		_exit(127);
+	}
+	close(pfd[1]);
+	/* Read the progress line by line, kill when the moment comes. */
+	for (;;) {
+		struct pollfd p = { .fd = pfd[0], .events = POLLIN };
+		char ch = 0;
+		ssize_t n = 0;
+
+		if (poll(&p, 1, 60000) <= 0)
+			die("trial %u: the client hangs", t);
+		n = read(pfd[0], &ch, 1);
+		if (n <= 0)
+			break;
+		if (ch != '\n') {
+			if (ll < sizeof(line) - 1)
+				line[ll++] = ch;
+			continue;
+		}
+		line[ll] = '\0';
+		ll = 0;
+		if (line[0] == 'V') {
+			check_dump(dump, t);
+		} else if (line[0] == 'X') {
+			die("trial %u: the client cannot reach the storage TA", t);
+		} else if (line[0] == 'B') {
+			begun = atoi(line + 2);
+			if (begun == kill_at && !killed) {
+				pid_t victim = 0;
+
+				sleep_us(delay);
+				victim = child_named(run, core ? "swteed" : "tee-supplicant");
+				if (victim) {
+					kill(victim, SIGKILL);
+					killed = true;
+					*kills_core += core;
+					if (verbose)
+						printf("  trial %u: killed %s %ld us into change %d "
+						       "(kind %d id %d to %d off %u len %u)\n",
+						       t, core ? "the core" : "the supplicant", delay,
+						       begun, ops[begun].kind, ops[begun].id,
+						       ops[begun].to, ops[begun].off, ops[begun].len);
+				}
+			}
+		} else if (line[0] == 'D') {
+			done = atoi(line + 2);
+			apply(model, &ops[done]);
+			if (verbose)
+				printf("  trial %u: done %d: kind %d id %d to %d off %u len %u seed %u\n",
+				       t, done, ops[done].kind, ops[done].id, ops[done].to,
+				       ops[done].off, ops[done].len, ops[done].seed);
+		} else if (line[0] == 'E') {
+			/* cut off: it stays in doubt, below */
+		}
+	}
+	close(pfd[0]);
+	if (killed) {
+		/* What is left of the TEE ends with the run. */
+		pid_t other = child_named(run, core ? "tee-supplicant" : "swteed");
+
+		if (other)
+			kill(other, SIGKILL);
+	}
+	waitpid(run, NULL, 0);
+	if (begun > done) {
+		doubt = true;
+		doubt_op = ops[begun];
+		inside = killed;
+	} else if (!killed && begun != nops - 1) {
+		die("trial %u: the client stopped at change %d without a kill", t, begun);
+	}
+	return inside;
+}
+
+int main(int argc, char **argv)
+{
+	const char *swtee = NULL;
+	const char *state = NULL;
+	const char *env = getenv("SWTEE_CRASH_TRIALS");
+	uint32_t trials = env && *env ? (uint32_t)strtoul(env, NULL, 10) : 200;
+
+	verbose = getenv("SWTEE_CRASH_VERBOSE") != NULL;
+	uint32_t seed = (uint32_t)time(NULL);
+	uint32_t inside = 0;
+	uint32_t kills_core = 0;
+	char self[4096];
+	ssize_t n = 0;
+
+	if (argc > 1 && !strcmp(argv[1], "--client"))
+		return client_main(argc, argv);
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--swtee") && i + 1 < argc)
+			swtee = argv[++i];
+		else if (!strcmp(argv[i], "--state") && i + 1 < argc)
+			state = argv[++i];
+		else if (!strcmp(argv[i], "--trials") && i + 1 < argc)
+			trials = (uint32_t)strtoul(argv[++i], NULL, 10);
+		else if (!strcmp(argv[i], "--seed") && i + 1 < argc)
+			seed = (uint32_t)strtoul(argv[++i], NULL, 10);
+		else
+			die("usage: storage-crash --swtee PATH --state DIR [--trials N] [--seed S]");
+	}
+	if (!swtee || !state)
+		die("usage: storage-crash --swtee PATH --state DIR [--trials N] [--seed S]");
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n <= 0)
+		die("cannot find myself");
+	self[n] = '\0';
+	srandom(seed);
+	printf("storage-crash: %u trials, seed %u, state %s\n", trials, seed, state);
+	fflush(stdout);
+	for (uint32_t t = 0; t < trials; t++)
+		inside += trial(swtee, state, self, t, false, &kills_core);
+	/* The last trial's doubt is resolved by one more dump. */
+	trial(swtee, state, self, trials, true, &kills_core);
+	printf("storage-crash: %u trials passed; %u kills cut a change short (%u of the core)\n",
+	       trials, inside, kills_core);
+	return 0;
+}

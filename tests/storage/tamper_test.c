@@ -1,0 +1,610 @@
+/*
+ * storage-tamper: the tamper test of trusted storage.
+ *
+ * A TEE ("swtee run --state") fills the storage test TA's storage in two
+ * rounds: objects of sizes that take every path of the engine (one block,
+ * several, blocks written in place, an overwrite large enough for the REE
+ * journal, small changes in the RPMB log), a copy of the state after the
+ * first round being kept for the replay cases. Then, for every case, a copy
+ * of the final state is damaged (a bit flipped, a file cut short, deleted,
+ * swapped with another, or put back as it was after round one; REE files,
+ * the RPMB slot, the HUK), and a TEE started on it reads every object twice.
+ *
+ * An object must read back whole and right, or fail with
+ * TEE_ERROR_CORRUPT_OBJECT: never with other data. And the damage must be
+ * seen: each case names the objects that must fail (all of them when the
+ * journal, the directory or the RPMB slot is hit), and those that may.
+ *
+ * usage: storage-tamper --swtee PATH --state DIR
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "st_client.h"
+#include "ta_storage.h"
+
+#define NOBJ 5
+#define MAX_SIZE (2u << 20)
+#define CORRUPT 0xF0100001u /* TEE_ERROR_CORRUPT_OBJECT */
+
+/* The objects: name, size after each round (distinct: the test finds files by size). */
+static const struct {
+	const char *name;
+	uint32_t size1;
+	uint32_t size2;
+} objs[NOBJ] = {
+	{ "tiny", 10, 11 },		/* one short block: no map file */
+	{ "small", 5000, 5001 },	/* two blocks and a map page */
+	{ "mid", 100000, 100000 },	/* written in place (>= 64 KiB new) */
+	{ "big", 400000, 400000 },	/* overwritten whole: an REE journal record */
+	{ "log", 20000, 20003 },	/* changed last, in the RPMB log */
+};
+
+static void die(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
+
+static void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fprintf(stderr, "storage-tamper: ");
+	vfprintf(stderr, fmt, ap);
+	fprintf(stderr, "\n");
+	va_end(ap);
+	exit(1);
+}
+
+/* The content of object i after round r. */
+static void content(int i, int r, uint8_t *out, uint32_t *len)
+{
+	uint32_t n = r == 1 ? objs[i].size1 : objs[i].size2;
+
+	for (uint32_t k = 0; k < n; k++)
+		out[k] = ta_storage_pattern((uint32_t)(i * 16 + (r == 2 && k >= n / 2 ? 2 : 1)), k);
+	*len = n;
+}
+
+/* ---- the client, inside "swtee run" ---- */
+
+static int client_round(int r, bool pending)
+{
+	uint8_t *buf = malloc(MAX_SIZE);
+	uint32_t len = 0;
+
+	if (!buf || st_init())
+		return 1;
+	for (int i = 0; i < NOBJ; i++) {
+		content(i, r, buf, &len);
+		if (r == 1) {
+			if (st_create(objs[i].name, buf, len))
+				return 1;
+			continue;
+		}
+		/* Round two changes the second half, and grows some objects by a little. */
+		if (st_write_at(objs[i].name, len / 2, buf + len / 2, len - len / 2))
+			return 1;
+	}
+	/* The large one again, whole: more than the RPMB log takes. */
+	content(3, r, buf, &len);
+	if (st_write_at(objs[3].name, 0, buf, len))
+		return 1;
+	/* Then small changes, which stay in the RPMB log. */
+	content(4, r, buf, &len);
+	for (uint32_t off = 0; off < len; off += 4000)
+		if (st_write_at(objs[4].name, off, buf + off, len - off < 4000 ? len - off : 4000))
+			return 1;
+	if (pending) {
+		/* The driver kills the core now: records stay for the next load to replay. */
+		printf("ready\n");
+		fflush(stdout);
+		for (;;)
+			pause();
+	}
+	st_fini();
+	free(buf);
+	return 0;
+}
+
+/* Prints one line per object: its name, the result, and whether the data is right. */
+static int client_verify(void)
+{
+	uint8_t *buf = malloc(MAX_SIZE);
+	uint8_t *want = malloc(MAX_SIZE);
+	TEEC_Result res = TEEC_SUCCESS;
+
+	if (!buf || !want)
+		return 1;
+	res = st_init();
+	if (res) {
+		printf("init %x\n", res);
+		return 1;
+	}
+	for (int pass = 0; pass < 2; pass++) {
+		for (int i = 0; i < NOBJ; i++) {
+			uint32_t wlen = 0;
+			size_t len = 0;
+
+			content(i, 2, want, &wlen);
+			res = st_read_all(objs[i].name, buf, MAX_SIZE, &len);
+			printf("%d %s %x %s\n", pass, objs[i].name, res,
+			       res ? "-" : len == wlen && !memcmp(buf, want, wlen) ? "right" : "WRONG");
+		}
+	}
+	st_fini();
+	free(buf);
+	free(want);
+	return 0;
+}
+
+/* ---- the driver ---- */
+
+static const char *swtee;
+static const char *self;
+static char base[4096];
+
+static int run(const char *state, const char *mode, char *out, size_t cap)
+{
+	int pfd[2];
+	pid_t pid = 0;
+	int status = 0;
+	size_t n = 0;
+
+	if (pipe(pfd))
+		die("pipe: %s", strerror(errno));
+	pid = fork();
+	if (pid == 0) {
+		dup2(pfd[1], 1);
+		close(pfd[0]);
+		close(pfd[1]);
+		execl(swtee, "swtee", "run", "--state", state, "--", self, "--client", mode,
+		      (char *)NULL);
+		_exit(127);
+	}
+	close(pfd[1]);
+	for (;;) {
+		ssize_t k = read(pfd[0], out + n, cap - 1 - n);
+
+		if (k <= 0)
+			break;
+		n += (size_t)k;
+	}
+	out[n] = '\0';
+	close(pfd[0]);
+	waitpid(pid, &status, 0);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}
+
+/* snprintf that refuses to cut a path short. */
+static void pathf(char *out, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void pathf(char *out, size_t n, const char *fmt, ...)
+{
+	va_list ap;
+	int r = 0;
+
+	va_start(ap, fmt);
+	r = vsnprintf(out, n, fmt, ap);
+	va_end(ap);
+	if (r < 0 || (size_t)r >= n)
+		die("path too long: %s", out);
+}
+
+/* The pid of the child of parent whose name is comm, or 0. */
+static pid_t child_named(pid_t parent, const char *comm)
+{
+	char path[64];
+	char buf[512];
+	FILE *f = NULL;
+	size_t n = 0;
+	char *save = NULL;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)parent, (int)parent);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	for (char *t = strtok_r(buf, " \n", &save); t; t = strtok_r(NULL, " \n", &save)) {
+		char name[64] = "";
+		pid_t pid = (pid_t)atoi(t);
+
+		snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
+		f = fopen(path, "re");
+		if (!f)
+			continue;
+		if (fgets(name, sizeof(name), f))
+			name[strcspn(name, "\n")] = '\0';
+		fclose(f);
+		if (!strcmp(name, comm))
+			return pid;
+	}
+	return 0;
+}
+
+/* Round two, then the core killed: a state whose last records wait for replay. */
+static void run_killed(const char *state)
+{
+	char line[64];
+	int pfd[2];
+	pid_t pid = 0;
+	FILE *f = NULL;
+
+	if (pipe(pfd))
+		die("pipe: %s", strerror(errno));
+	pid = fork();
+	if (pid == 0) {
+		dup2(pfd[1], 1);
+		close(pfd[0]);
+		close(pfd[1]);
+		execl(swtee, "swtee", "run", "--state", state, "--", self, "--client", "round2k",
+		      (char *)NULL);
+		_exit(127);
+	}
+	close(pfd[1]);
+	f = fdopen(pfd[0], "r");
+	if (!f || !fgets(line, sizeof(line), f) || strcmp(line, "ready\n"))
+		die("round two (killed) failed");
+	kill(child_named(pid, "swteed"), SIGKILL);
+	kill(child_named(pid, "storage-tamper"), SIGKILL);
+	while (fgets(line, sizeof(line), f))
+		;
+	fclose(f);
+	waitpid(pid, NULL, 0);
+}
+
+static void sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void sh(const char *fmt, ...)
+{
+	char cmd[8192];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	if (system(cmd))
+		die("failed: %s", cmd);
+}
+
+/* The TA store's REE dir and RPMB slot in a state dir. */
+static void store_paths(const char *state, char *ree, char *rpmb)
+{
+	char d[4096];
+	DIR *dir = NULL;
+	struct dirent *e = NULL;
+	int n = 0;
+
+	pathf(d, sizeof(d), "%s/ree", state);
+	dir = opendir(d);
+	if (!dir)
+		die("no %s", d);
+	while ((e = readdir(dir))) {
+		if (e->d_name[0] == '.')
+			continue;
+		pathf(ree, 4096, "%s/%s", d, e->d_name);
+		pathf(rpmb, 4096, "%s/secure/rpmb/%s", state, e->d_name);
+		n++;
+	}
+	closedir(dir);
+	if (n != 1)
+		die("%d stores in %s, expected 1", n, d);
+}
+
+/*
+ * A file of the store: the data file of the object of that size
+ * ("data:SIZE"), its map ("map:SIZE"), the journal ("j"), the directory
+ * snapshot ("dir"), or the RPMB slot ("rpmb").
+ */
+static void find(const char *state, const char *what, char *path)
+{
+	char ree[4096];
+	char rpmb[4096];
+	char p[4096 + 256];
+	DIR *dir = NULL;
+	struct dirent *e = NULL;
+	struct stat st;
+	bool map = !strncmp(what, "map:", 4);
+	long size = strchr(what, ':') ? atol(strchr(what, ':') + 1) : -1;
+
+	store_paths(state, ree, rpmb);
+	if (!strcmp(what, "rpmb")) {
+		pathf(path, 4096, "%s", rpmb);
+		return;
+	}
+	if (!strcmp(what, "j")) {
+		pathf(path, 4096, "%s/j", ree);
+		return;
+	}
+	dir = opendir(ree);
+	while (dir && (e = readdir(dir))) {
+		size_t len = strlen(e->d_name);
+
+		pathf(p, sizeof(p), "%s/%s", ree, e->d_name);
+		if (e->d_name[0] == '.' || stat(p, &st))
+			continue;
+		if (!strcmp(what, "dir") && e->d_name[0] == 'd' && len == 17)
+			break;
+		if (size >= 0 && !map && len == 32 && st.st_size == size)
+			break;
+		/* A map page of 32-byte entries per block of 4096. */
+		if (size >= 0 && map && len == 34 && e->d_name[33] == '1' &&
+		    st.st_size == (size + 4095) / 4096 * 32)
+			break;
+	}
+	if (!dir || !e)
+		die("no file %s in %s", what, ree);
+	closedir(dir);
+	pathf(path, 4096, "%s", p);
+}
+
+static void flip(const char *path, long off)
+{
+	struct stat st;
+	int fd = open(path, O_RDWR);
+	uint8_t b = 0;
+
+	if (fd < 0 || fstat(fd, &st) || !st.st_size)
+		die("cannot damage %s", path);
+	if (off < 0 || off >= st.st_size)
+		off = st.st_size / 2;
+	if (pread(fd, &b, 1, off) != 1)
+		die("cannot read %s", path);
+	b ^= 0x10;
+	if (pwrite(fd, &b, 1, off) != 1)
+		die("cannot write %s", path);
+	close(fd);
+}
+
+struct tcase {
+	const char *name;
+	const char *file;   /* as find() names it */
+	const char *action; /* flip[@off] truncate delete swap:FILE replay */
+	uint32_t must;	    /* objects that must fail (bit i); ~0: all */
+	uint32_t may;	    /* and those that may */
+	uint32_t error;	    /* how they fail: 0 for TEE_ERROR_CORRUPT_OBJECT */
+	bool pending;	    /* on the state with records since the checkpoint */
+};
+
+#define NOT_FOUND 0xFFFF0008u /* TEE_ERROR_ITEM_NOT_FOUND */
+
+#define ALL 0x1fu
+#define O(i) (1u << (i))
+
+static const struct tcase cases[] = {
+	{ "bit in a one-block object", "data:11", "flip", O(0), 0, 0, false },
+	{ "bit in a two-block object", "data:5001", "flip", O(1), 0, 0, false },
+	{ "bit in an object written in place", "data:100000", "flip", O(2), 0, 0, false },
+	{ "bit in the REE-journalled object", "data:400000", "flip", O(3), 0, 0, false },
+	{ "bit in an object changed in the RPMB log", "data:20003", "flip", O(4), 0, 0, false },
+	{ "bit in a map page", "map:100000", "flip", O(2), 0, 0, false },
+	{ "object cut short", "data:400000", "truncate", O(3), 0, 0, false },
+	{ "map cut short", "map:400000", "truncate", O(3), 0, 0, false },
+	{ "object deleted", "data:5001", "delete", O(1), 0, 0, false },
+	{ "map deleted", "map:20003", "delete", O(4), 0, 0, false },
+	{ "two objects swapped", "data:5001", "swap:data:100000", O(1) | O(2), 0, 0, false },
+	{ "an object put back as it was", "data:100000", "replay", O(2), 0, 0, false },
+	{ "bit in the directory snapshot", "dir", "flip", ALL, 0, 0, false },
+	{ "directory snapshot deleted", "dir", "delete", ALL, 0, 0, false },
+	{ "bit in both journal headers", "j", "flip@40,4136", ALL, 0, 0, false },
+	{ "bit in the journal record", "j", "flip@8300", ALL, 0, 0, true },
+	{ "journal cut short", "j", "truncate@100", ALL, 0, 0, false },
+	{ "journal deleted", "j", "delete", ALL, 0, 0, false },
+	{ "all REE files put back as they were", "j", "replay-ree", ALL, 0, 0, false },
+	{ "journal put back as it was", "j", "replay", ALL, 0, 0, false },
+	{ "bit in both RPMB anchors", "rpmb", "flip@40,552", ALL, 0, 0, false },
+	{ "bit in the first RPMB log record", "rpmb", "flip@4200", ALL, 0, 0, true },
+	{ "RPMB log cut off", "rpmb", "truncate@4096", ALL, 0, 0, true },
+	{ "RPMB slot put back as it was, records pending", "rpmb", "replay", ALL, 0, 0, true },
+	{ "RPMB slot deleted", "rpmb", "delete", ALL, 0, 0, false },
+	{ "RPMB slot put back as it was", "rpmb", "replay", ALL, 0, 0, false },
+	/* Another HUK names another store: the TA finds none of its objects. */
+	{ "HUK lost (a new one is made)", "huk", "delete", ALL, 0, NOT_FOUND, false },
+};
+
+static void apply_case(const char *state, const struct tcase *c)
+{
+	char path[4096];
+	char other[4096];
+	char old[4096];
+	char oldstate[4096];
+
+	pathf(oldstate, sizeof(oldstate), "%s/round1", base);
+	if (!strcmp(c->file, "huk"))
+		pathf(path, sizeof(path), "%s/secure/huk", state);
+	else
+		find(state, c->file, path);
+	if (!strncmp(c->action, "flip", 4)) {
+		const char *at = strchr(c->action, '@');
+
+		flip(path, at ? atol(at + 1) : -1);
+		if (at && strchr(at, ','))
+			flip(path, atol(strchr(at, ',') + 1));
+	} else if (!strncmp(c->action, "truncate", 8)) {
+		struct stat st;
+		const char *at = strchr(c->action, '@');
+
+		if (stat(path, &st) || truncate(path, at ? atol(at + 1) : st.st_size / 2))
+			die("cannot truncate %s", path);
+	} else if (!strcmp(c->action, "delete")) {
+		if (unlink(path))
+			die("cannot delete %s", path);
+	} else if (!strncmp(c->action, "swap:", 5)) {
+		find(state, c->action + 5, other);
+		sh("mv '%s' '%s.x' && mv '%s' '%s' && mv '%s.x' '%s'", path, path, other, path, path,
+		   other);
+	} else if (!strcmp(c->action, "replay")) {
+		/* The same file of round one: same name unless it is a data file. */
+		if (!strncmp(c->file, "data:", 5)) {
+			char ree[4096];
+			char rpmb[4096];
+			const char *name = strrchr(path, '/') + 1;
+
+			store_paths(oldstate, ree, rpmb);
+			pathf(old, sizeof(old), "%s/%s", ree, name);
+		} else if (!strcmp(c->file, "rpmb")) {
+			char ree[4096];
+
+			store_paths(oldstate, ree, old);
+		} else {
+			char ree[4096];
+			char rpmb[4096];
+
+			store_paths(oldstate, ree, rpmb);
+			pathf(old, sizeof(old), "%s/%s", ree, strrchr(path, '/') + 1);
+		}
+		sh("cp -p '%s' '%s'", old, path);
+	} else if (!strcmp(c->action, "replay-ree")) {
+		sh("rm -rf '%s/ree' && cp -a '%s/ree' '%s/ree'", state, oldstate, state);
+	} else {
+		die("unknown action %s", c->action);
+	}
+}
+
+/* Runs the verify client on state and checks what it says against the case. */
+static bool check(const char *state, const struct tcase *c, bool clean)
+{
+	char out[8192];
+	char *save = NULL;
+	uint32_t failed[2] = { 0, 0 };
+	bool ok = true;
+
+	run(state, "verify", out, sizeof(out));
+	if (!strncmp(out, "init", 4)) {
+		fprintf(stderr, "  no session: %s", out);
+		return false;
+	}
+	for (char *l = strtok_r(out, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		int pass = 0;
+		char name[32];
+		unsigned int res = 0;
+		char what[16];
+		int i = 0;
+
+		if (sscanf(l, "%d %31s %x %15s", &pass, name, &res, what) != 4 || pass > 1)
+			continue;
+		for (i = 0; i < NOBJ && strcmp(objs[i].name, name); i++)
+			;
+		if (i == NOBJ)
+			continue;
+		if (!strcmp(what, "WRONG")) {
+			fprintf(stderr, "  %s: WRONG DATA read back\n", name);
+			ok = false;
+		}
+		if (res && res != (c && c->error ? c->error : CORRUPT)) {
+			fprintf(stderr, "  %s: error 0x%x, not 0x%x\n", name, res,
+				c && c->error ? c->error : CORRUPT);
+			ok = false;
+		}
+		if (res)
+			failed[pass] |= 1u << i;
+	}
+	if (clean) {
+		if (failed[0] | failed[1]) {
+			fprintf(stderr, "  undamaged storage failed: 0x%x\n", failed[0] | failed[1]);
+			ok = false;
+		}
+		return ok;
+	}
+	for (int pass = 0; pass < 2; pass++) {
+		if ((failed[pass] & c->must) != c->must) {
+			fprintf(stderr, "  pass %d: damage not seen (failed 0x%x, must 0x%x)\n", pass,
+				failed[pass], c->must);
+			ok = false;
+		}
+		if (failed[pass] & ~(c->must | c->may)) {
+			fprintf(stderr, "  pass %d: undamaged objects failed (0x%x)\n", pass,
+				failed[pass] & ~(c->must | c->may));
+			ok = false;
+		}
+	}
+	return ok;
+}
+
+int main(int argc, char **argv)
+{
+	char out[8192];
+	char r1[4096 + 16];
+	char r2[4096 + 16];
+	char rk[4096 + 16];
+	char exe[4096];
+	const char *state = NULL;
+	int bad = 0;
+	ssize_t n = 0;
+
+	if (argc == 3 && !strcmp(argv[1], "--client")) {
+		if (!strcmp(argv[2], "round1"))
+			return client_round(1, false);
+		if (!strcmp(argv[2], "round2"))
+			return client_round(2, false);
+		if (!strcmp(argv[2], "round2k"))
+			return client_round(2, true);
+		return client_verify();
+	}
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--swtee") && i + 1 < argc)
+			swtee = argv[++i];
+		else if (!strcmp(argv[i], "--state") && i + 1 < argc)
+			state = argv[++i];
+		else
+			die("usage: storage-tamper --swtee PATH --state DIR");
+	}
+	if (!swtee || !state)
+		die("usage: storage-tamper --swtee PATH --state DIR");
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n <= 0)
+		die("cannot find myself");
+	exe[n] = '\0';
+	self = exe;
+	pathf(base, sizeof(base), "%s", state);
+	sh("rm -rf '%s' && mkdir -p '%s'", base, base);
+	pathf(r1, sizeof(r1), "%s/round1", base);
+	pathf(r2, sizeof(r2), "%s/round2", base);
+	pathf(rk, sizeof(rk), "%s/pending", base);
+	if (run(r1, "round1", out, sizeof(out)))
+		die("round one failed");
+	sh("cp -a '%s' '%s'", r1, r2);
+	sh("cp -a '%s' '%s'", r1, rk);
+	if (run(r2, "round2", out, sizeof(out)))
+		die("round two failed");
+	run_killed(rk);
+	/* The undamaged state reads back right. */
+	{
+		char clean[4096 + 16];
+
+		pathf(clean, sizeof(clean), "%s/clean", base);
+		sh("cp -a '%s' '%s'", r2, clean);
+		if (!check(clean, NULL, true))
+			die("the undamaged storage does not read back");
+		sh("rm -rf '%s' && cp -a '%s' '%s'", clean, rk, clean);
+		if (!check(clean, NULL, true))
+			die("the undamaged storage with records pending does not read back");
+	}
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char dir[4096 + 32];
+
+		pathf(dir, sizeof(dir), "%s/case%zu", base, i);
+		sh("cp -a '%s' '%s'", cases[i].pending ? rk : r2, dir);
+		apply_case(dir, &cases[i]);
+		if (check(dir, &cases[i], false)) {
+			printf("ok   %s\n", cases[i].name);
+		} else {
+			printf("FAIL %s\n", cases[i].name);
+			bad++;
+		}
+		fflush(stdout);
+		sh("rm -rf '%s'", dir);
+	}
+	printf("storage-tamper: %zu cases, %d failed\n", sizeof(cases) / sizeof(cases[0]), bad);
+	return bad ? 1 : 0;
+}

@@ -1,0 +1,3 @@
+swtee_add_ta(NAME ta_arith UUID a5541f81-b59a-4827-83da-10cc9fba77e7
+	SOURCES ${CMAKE_CURRENT_LIST_DIR}/ta_arith.c
+	INCLUDES ${CMAKE_CURRENT_LIST_DIR}/include)

@@ -1,0 +1,309 @@
+/* Helpers of the asymmetric and key-derivation cases; see crypt_test.h. */
+#include <stdio.h>
+#include <string.h>
+
+#include <openssl/core_names.h>
+#include <openssl/ecdsa.h>
+#include <openssl/param_build.h>
+
+#include "crypt_test.h"
+#include "xtest_helpers.h"
+
+size_t ct_unhex(const char *h, uint8_t *out, size_t cap)
+{
+	size_t n = 0;
+
+	while (*h && n < cap) {
+		unsigned int v = 0;
+
+		if (*h == ' ') {
+			h++;
+			continue;
+		}
+		if (sscanf(h, "%2x", &v) != 1)
+			break;
+		out[n++] = (uint8_t)v;
+		h += 2;
+	}
+	return n;
+}
+
+bool ct_open(ADBG_Case_t *c, TEEC_Session *s)
+{
+	return ADBG_EXPECT_TEEC_SUCCESS(c, cc_open(&xtest_teec_ctx, s));
+}
+
+bool ct_expect_panic(ADBG_Case_t *c, TEEC_Session *s, TEEC_Result res)
+{
+	bool ok = ADBG_EXPECT_TEEC_RESULT(c, TEEC_ERROR_TARGET_DEAD, res);
+
+	TEEC_CloseSession(s);
+	return ct_open(c, s) && ok;
+}
+
+uint32_t ct_op(ADBG_Case_t *c, TEEC_Session *s, uint32_t alg, uint32_t mode, uint32_t max,
+	       uint32_t key)
+{
+	uint32_t op = 0;
+
+	if (!ADBG_EXPECT_TEEC_SUCCESS(c, cc_alloc_op(s, alg, mode, max, &op)))
+		return 0;
+	if (key && !ADBG_EXPECT_TEEC_SUCCESS(c, cc_set_key(s, op, key))) {
+		cc_free_op(s, op);
+		return 0;
+	}
+	return op;
+}
+
+bool ct_digest(ADBG_Case_t *c, TEEC_Session *s, uint32_t hash, const void *msg, size_t len,
+	       uint8_t *out, size_t *out_len)
+{
+	static const uint8_t none[1];
+	uint32_t op = ct_op(c, s, hash, TEE_MODE_DIGEST, 0, 0);
+	bool ok = false;
+
+	if (!op)
+		return false;
+	ok = ADBG_EXPECT_TEEC_SUCCESS(c,
+				      cc_digest_final(s, op, len ? msg : none, len, out, out_len));
+	cc_free_op(s, op);
+	return ok;
+}
+
+bool ct_attr(ADBG_Case_t *c, TEEC_Session *s, uint32_t obj, uint32_t id, uint8_t *buf, size_t *len)
+{
+	return ADBG_EXPECT_TEEC_SUCCESS(c, cc_get_buf_attr(s, obj, id, buf, len));
+}
+
+uint32_t ct_key(ADBG_Case_t *c, TEEC_Session *s, uint32_t type, uint32_t bits,
+		const struct cc_attr *attrs, size_t n)
+{
+	uint32_t obj = 0;
+
+	if (!ADBG_EXPECT_TEEC_SUCCESS(c, cc_key(s, type, bits, attrs, n, &obj)))
+		return 0;
+	return obj;
+}
+
+uint32_t ct_genkey(ADBG_Case_t *c, TEEC_Session *s, uint32_t type, uint32_t bits,
+		   const struct cc_attr *params, size_t n)
+{
+	uint32_t obj = 0;
+
+	if (!ADBG_EXPECT_TEEC_SUCCESS(c, cc_alloc_obj(s, type, bits, &obj)))
+		return 0;
+	if (!ADBG_EXPECT_TEEC_SUCCESS(c, cc_generate_key(s, obj, bits, params, n))) {
+		cc_free_obj(s, obj);
+		return 0;
+	}
+	return obj;
+}
+
+/* ---- host ---- */
+
+const EVP_MD *ct_host_md(uint32_t hash)
+{
+	switch (hash) {
+	case TEE_ALG_MD5:
+		return EVP_md5();
+	case TEE_ALG_SHA1:
+		return EVP_sha1();
+	case TEE_ALG_SHA224:
+		return EVP_sha224();
+	case TEE_ALG_SHA256:
+		return EVP_sha256();
+	case TEE_ALG_SHA384:
+		return EVP_sha384();
+	case TEE_ALG_SHA512:
+		return EVP_sha512();
+	case TEE_ALG_SHA3_224:
+		return EVP_sha3_224();
+	case TEE_ALG_SHA3_256:
+		return EVP_sha3_256();
+	case TEE_ALG_SHA3_384:
+		return EVP_sha3_384();
+	case TEE_ALG_SHA3_512:
+		return EVP_sha3_512();
+	case TEE_ALG_SM3:
+		return EVP_sm3();
+	default:
+		return NULL;
+	}
+}
+
+size_t ct_host_bn(EVP_PKEY *pk, const char *name, uint8_t *out, size_t cap)
+{
+	BIGNUM *bn = NULL;
+	size_t n = 0;
+
+	if (EVP_PKEY_get_bn_param(pk, name, &bn) != 1)
+		return 0;
+	if ((size_t)BN_num_bytes(bn) <= cap)
+		n = (size_t)BN_bn2bin(bn, out);
+	BN_clear_free(bn);
+	return n;
+}
+
+EVP_PKEY *ct_host_key(const char *type, const char *group, const uint8_t *pub, size_t pub_len,
+		      const char *const *names, const uint8_t *const *values, const size_t *lens,
+		      size_t n)
+{
+	OSSL_PARAM_BLD *bld = OSSL_PARAM_BLD_new();
+	OSSL_PARAM *params = NULL;
+	EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_name(NULL, type, NULL);
+	EVP_PKEY *pk = NULL;
+	BIGNUM *bn[8] = {NULL};
+	bool ok = bld && ctx && n <= 8;
+
+	if (ok && group)
+		ok = OSSL_PARAM_BLD_push_utf8_string(bld, OSSL_PKEY_PARAM_GROUP_NAME, group, 0);
+	if (ok && pub)
+		ok = OSSL_PARAM_BLD_push_octet_string(bld, OSSL_PKEY_PARAM_PUB_KEY, pub, pub_len);
+	for (size_t i = 0; ok && i < n; i++) {
+		bn[i] = BN_bin2bn(values[i], (int)lens[i], NULL);
+		ok = bn[i] && OSSL_PARAM_BLD_push_BN(bld, names[i], bn[i]);
+	}
+	if (ok)
+		params = OSSL_PARAM_BLD_to_param(bld);
+	if (params && EVP_PKEY_fromdata_init(ctx) == 1)
+		EVP_PKEY_fromdata(ctx, &pk, EVP_PKEY_KEYPAIR, params);
+	for (size_t i = 0; i < 8; i++)
+		BN_clear_free(bn[i]);
+	OSSL_PARAM_free(params);
+	OSSL_PARAM_BLD_free(bld);
+	EVP_PKEY_CTX_free(ctx);
+	return pk;
+}
+
+enum host_op { HOST_SIGN, HOST_VERIFY, HOST_ENCRYPT, HOST_DECRYPT };
+
+static bool host_run(enum host_op o, EVP_PKEY *pk, ct_host_setup setup, const void *arg,
+		     const uint8_t *in, size_t len, uint8_t *out, size_t *out_len)
+{
+	EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new(pk, NULL);
+	int r = 0;
+
+	if (!ctx)
+		return false;
+	switch (o) {
+	case HOST_SIGN:
+		r = EVP_PKEY_sign_init(ctx);
+		break;
+	case HOST_VERIFY:
+		r = EVP_PKEY_verify_init(ctx);
+		break;
+	case HOST_ENCRYPT:
+		r = EVP_PKEY_encrypt_init(ctx);
+		break;
+	case HOST_DECRYPT:
+		r = EVP_PKEY_decrypt_init(ctx);
+		break;
+	}
+	if (r == 1 && (!setup || setup(ctx, arg))) {
+		switch (o) {
+		case HOST_SIGN:
+			r = EVP_PKEY_sign(ctx, out, out_len, in, len);
+			break;
+		case HOST_VERIFY:
+			r = EVP_PKEY_verify(ctx, out, *out_len, in, len);
+			break;
+		case HOST_ENCRYPT:
+			r = EVP_PKEY_encrypt(ctx, out, out_len, in, len);
+			break;
+		case HOST_DECRYPT:
+			r = EVP_PKEY_decrypt(ctx, out, out_len, in, len);
+			break;
+		}
+	} else {
+		r = 0;
+	}
+	EVP_PKEY_CTX_free(ctx);
+	return r == 1;
+}
+
+bool ct_host_sign(EVP_PKEY *pk, ct_host_setup setup, const void *arg, const uint8_t *dg,
+		  size_t dlen, uint8_t *sig, size_t *sig_len)
+{
+	return host_run(HOST_SIGN, pk, setup, arg, dg, dlen, sig, sig_len);
+}
+
+bool ct_host_verify(EVP_PKEY *pk, ct_host_setup setup, const void *arg, const uint8_t *dg,
+		    size_t dlen, const uint8_t *sig, size_t sig_len)
+{
+	return host_run(HOST_VERIFY, pk, setup, arg, dg, dlen, (uint8_t *)sig, &sig_len);
+}
+
+bool ct_host_encrypt(EVP_PKEY *pk, ct_host_setup setup, const void *arg, const uint8_t *in,
+		     size_t len, uint8_t *out, size_t *out_len)
+{
+	return host_run(HOST_ENCRYPT, pk, setup, arg, in, len, out, out_len);
+}
+
+bool ct_host_decrypt(EVP_PKEY *pk, ct_host_setup setup, const void *arg, const uint8_t *in,
+		     size_t len, uint8_t *out, size_t *out_len)
+{
+	return host_run(HOST_DECRYPT, pk, setup, arg, in, len, out, out_len);
+}
+
+bool ct_host_group(const char *name, struct ct_ffc *f)
+{
+	OSSL_PARAM params[2] = {
+	    OSSL_PARAM_construct_utf8_string(OSSL_PKEY_PARAM_GROUP_NAME, (char *)name, 0),
+	    OSSL_PARAM_construct_end(),
+	};
+	EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_name(NULL, "DH", NULL);
+	EVP_PKEY *pk = NULL;
+	bool ok = false;
+
+	memset(f, 0, sizeof(*f));
+	if (ctx && EVP_PKEY_fromdata_init(ctx) == 1 &&
+	    EVP_PKEY_fromdata(ctx, &pk, EVP_PKEY_KEY_PARAMETERS, params) == 1) {
+		f->p_len = ct_host_bn(pk, OSSL_PKEY_PARAM_FFC_P, f->p, sizeof(f->p));
+		f->q_len = ct_host_bn(pk, OSSL_PKEY_PARAM_FFC_Q, f->q, sizeof(f->q));
+		f->g_len = ct_host_bn(pk, OSSL_PKEY_PARAM_FFC_G, f->g, sizeof(f->g));
+		ok = f->p_len && f->g_len;
+	}
+	EVP_PKEY_free(pk);
+	EVP_PKEY_CTX_free(ctx);
+	return ok;
+}
+
+bool ct_rs_to_der(const uint8_t *rs, size_t n, uint8_t *der, size_t *der_len)
+{
+	ECDSA_SIG *sig = ECDSA_SIG_new();
+	BIGNUM *r = BN_bin2bn(rs, (int)n, NULL);
+	BIGNUM *s = BN_bin2bn(rs + n, (int)n, NULL);
+	unsigned char *p = der;
+	int len = 0;
+
+	if (!sig || !r || !s || !ECDSA_SIG_set0(sig, r, s)) {
+		BN_free(r);
+		BN_free(s);
+		ECDSA_SIG_free(sig);
+		return false;
+	}
+	len = i2d_ECDSA_SIG(sig, NULL);
+	if (len > 0 && (size_t)len <= *der_len)
+		len = i2d_ECDSA_SIG(sig, &p);
+	else
+		len = 0;
+	ECDSA_SIG_free(sig);
+	*der_len = len > 0 ? (size_t)len : 0;
+	return len > 0;
+}
+
+bool ct_der_to_rs(const uint8_t *der, size_t der_len, size_t n, uint8_t *rs)
+{
+	const unsigned char *p = der;
+	ECDSA_SIG *sig = d2i_ECDSA_SIG(NULL, &p, (long)der_len);
+	const BIGNUM *r = NULL;
+	const BIGNUM *s = NULL;
+	bool ok = false;
+
+	if (!sig)
+		return false;
+	ECDSA_SIG_get0(sig, &r, &s);
+	ok = BN_bn2binpad(r, rs, (int)n) == (int)n && BN_bn2binpad(s, rs + n, (int)n) == (int)n;
+	ECDSA_SIG_free(sig);
+	return ok;
+}
