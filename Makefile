@@ -10,12 +10,13 @@ BUILD ?= build
 BUILD_ASAN ?= build-asan
 BUILD_FUZZ ?= build-fuzz
 FUZZ_SECONDS ?= 60
-FUZZERS := core_client core_instance ta_params teec_result ta_image
+FUZZERS := core_client core_instance ta_params teec_result ta_image tpm_frame
 PREFIX ?= /usr/local
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
 DEBIAN_PACKAGES := gcc make cmake pkg-config openssl libssl-dev libseccomp-dev libmbedtls-dev\
-	cppcheck clang-tidy libjson-c-dev python3 clang libclang-rt-14-dev llvm
+	cppcheck clang-tidy libjson-c-dev python3 clang libclang-rt-14-dev llvm \
+	libtpms-dev swtpm swtpm-tools tpm2-tools libtss2-tcti-mssim0 libtss2-tcti-swtpm0 libtss2-dev
 
 .PHONY: all build run test test-plain test-asan fuzz fuzz-short check soak install deps clean
 

@@ -16,10 +16,11 @@
  *   getrandom_32                 GetRandom of 32 bytes
  *
  * The work of an RSA primary is the prime search the seed and the template
- * decide, fixed per pair: two TPMs with their own seeds search for
- * different lengths (from 10 to 80 ms here). So each RSA iteration takes the
- * next unique value of one sequence, the same on both sides, and the case
- * reports the mean over all of them rather than a median of a block.
+ * decide, fixed per pair: two TPMs with seeds of their own search for
+ * different lengths (10 to 80 ms on swtpm, shared/reference/tpm.md). So
+ * each RSA iteration takes the next unique value of one sequence, the same
+ * on both sides, and the case reports the mean over all of them rather than
+ * a median of a block.
  *
  * libtss2-esys and libtss2-tctildr are opened at run time, so that swtee
  * runs without them; the cases are reported skipped, with the reason, when
@@ -55,7 +56,7 @@
 #endif
 
 #define TPM_ECC_ITERATIONS 400
-#define TPM_RSA_ITERATIONS 60
+#define TPM_RSA_ITERATIONS 100
 #define TPM_SESSION_ITERATIONS 400
 #define TPM_EXTEND_ITERATIONS 250
 #define TPM_RANDOM_ITERATIONS 1000

@@ -45,7 +45,8 @@ double xtest_stats_mib_per_s(double us, size_t size)
 
 void xtest_stats_print(FILE *out, const struct xtest_stats *s, size_t size, int verbosity)
 {
-	double sd = xtest_stats_stddev(s);
+	/* As OP-TEE prints it: one sample has no deviation ("stddev=nanus"). */
+	double sd = s->n < 2 ? NAN : xtest_stats_stddev(s);
 	double lo = s->mean - 2 * sd;
 	double hi = s->mean + 2 * sd;
 

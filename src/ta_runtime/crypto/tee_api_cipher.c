@@ -167,7 +167,14 @@ TEE_Result TEE_CipherUpdate(TEE_OperationHandle operation, const void *srcData, 
 	}
 	if (!destData && req)
 		rt_panic(TEE_ERROR_BAD_PARAMETERS, func);
-	src = input_copy(srcData, srcLen, destData, *destLen, &copy, func);
+	/*
+	 * Exactly in place is safe when nothing is buffered: each block is then
+	 * read before the same place is written. Any other overlap is copied.
+	 */
+	if (srcData == destData && (op->block_size == 1 || op->buf_off == 0))
+		src = srcData;
+	else
+		src = input_copy(srcData, srcLen, destData, *destLen, &copy, func);
 	if (op->block_size == 1)
 		res = be_cipher_update(op->be.cipher, src, srcLen, destData);
 	else
