@@ -438,12 +438,43 @@ static void buffers_and_info(ADBG_Case_t *c, TEEC_Session *s, const struct rsa_k
 	    c, TEEC_ERROR_BAD_PARAMETERS,
 	    cc_gp11_asym(s, TA_CRYPT_CMD_ASYM_DECRYPT, dop, NULL, 0, ct, cl, buf, &n));
 	n = sizeof(buf);
-	ADBG_EXPECT_TEEC_SUCCESS(
-	    c, cc_gp11_asym(s, TA_CRYPT_CMD_ASYM_SIGN, sop, NULL, 0, dg, sizeof(dg), buf, &n));
+	if (ADBG_EXPECT_TEEC_SUCCESS(c, cc_gp11_asym(s, TA_CRYPT_CMD_ASYM_SIGN, sop, NULL, 0, dg,
+						     sizeof(dg), buf, &n))) {
+		uint32_t vop =
+		    ct_op(c, s, TEE_ALG_RSASSA_PKCS1_V1_5_SHA256, TEE_MODE_VERIFY, RSA_BITS, pair);
+
+		if (vop) {
+			ADBG_EXPECT_TEEC_SUCCESS(c, cc_gp11_asym(s, TA_CRYPT_CMD_ASYM_VERIFY, vop,
+								 NULL, 0, dg, sizeof(dg), buf, &n));
+			buf[0] ^= 1;
+			ADBG_EXPECT_TEEC_RESULT(c, TEE_ERROR_SIGNATURE_INVALID,
+						cc_gp11_asym(s, TA_CRYPT_CMD_ASYM_VERIFY, vop, NULL,
+							     0, dg, sizeof(dg), buf, &n));
+		}
+		cc_free_op(s, vop);
+	}
 out:
 	cc_free_op(s, sop);
 	cc_free_op(s, eop);
 	cc_free_op(s, dop);
+	cc_free_obj(s, pair);
+}
+
+/* A key pair given without its CRT parts (n, e, d only) works the same. */
+static void no_crt(ADBG_Case_t *c, TEEC_Session *s, const struct rsa_key *k)
+{
+	struct host_pad hp = {.pad = RSA_PKCS1_PADDING, .md = EVP_sha256()};
+	uint32_t pair = ct_key(c, s, TEE_TYPE_RSA_KEYPAIR, RSA_BITS, k->attrs, 3);
+	uint32_t op = ct_op(c, s, TEE_ALG_RSASSA_PKCS1_V1_5_SHA256, TEE_MODE_SIGN, RSA_BITS, pair);
+	uint8_t dg[32] = {9, 8, 7};
+	uint8_t sig[K], hsig[K];
+	size_t sl = sizeof(sig);
+	size_t hl = sizeof(hsig);
+
+	if (op && ADBG_EXPECT_TEEC_SUCCESS(c, cc_asym_sign(s, op, NULL, 0, dg, 32, sig, &sl)) &&
+	    ADBG_EXPECT_TRUE(c, ct_host_sign(k->host, host_setup, &hp, dg, 32, hsig, &hl)))
+		ADBG_EXPECT_BUFFER(c, hsig, hl, sig, sl);
+	cc_free_op(s, op);
 	cc_free_obj(s, pair);
 }
 
@@ -533,8 +564,9 @@ static void xtest_tee_test_4006_rsa(ADBG_Case_t *c)
 	Do_ADBG_BeginSubCase(c, "RSA without padding");
 	no_padding(c, &s, &k);
 	Do_ADBG_EndSubCase(c, NULL);
-	Do_ADBG_BeginSubCase(c, "Short buffers, operation information, GP 1.1");
+	Do_ADBG_BeginSubCase(c, "Short buffers, operation information, GP 1.1, no CRT parts");
 	buffers_and_info(c, &s, &k);
+	no_crt(c, &s, &k);
 	Do_ADBG_EndSubCase(c, NULL);
 	Do_ADBG_BeginSubCase(c, "Misuse panics");
 	misuse(c, &s, &k);

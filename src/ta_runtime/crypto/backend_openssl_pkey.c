@@ -33,47 +33,59 @@ static const struct bo_curve curves[] = {
     {TEE_ECC_CURVE_SM2, "SM2", 256, 32, 32},
 };
 
-/* What the asymmetric code fetches, by kind; held for the process's life. */
-static const char *const keymgmt_names[] = {"RSA", "DSA", "DH", "EC", "SM2", "X25519", "ED25519"};
-static const char *const signature_names[] = {"RSA", "DSA", "ECDSA", "SM2", "ED25519"};
-static const char *const cipher_names[] = {"RSA", "SM2"};
-static const char *const exchange_names[] = {"DH", "ECDH", "X25519"};
-static const char *const kdf_names[] = {"HKDF", "PBKDF2", "SSKDF"};
+enum fetch_kind { F_KEYMGMT, F_SIGNATURE, F_CIPHER, F_EXCHANGE, F_KDF };
 
+/* What the asymmetric code fetches; held for the process's life. */
 static struct {
-	EVP_KEYMGMT *keymgmt[N(keymgmt_names)];
-	EVP_SIGNATURE *signature[N(signature_names)];
-	EVP_ASYM_CIPHER *cipher[N(cipher_names)];
-	EVP_KEYEXCH *exchange[N(exchange_names)];
-	EVP_KDF *kdf[N(kdf_names)];
-} fetched;
+	enum fetch_kind kind;
+	const char *name;
+	void *method;
+} fetched[] = {
+    {F_KEYMGMT, "RSA", NULL},	  {F_KEYMGMT, "DSA", NULL},	{F_KEYMGMT, "DH", NULL},
+    {F_KEYMGMT, "EC", NULL},	  {F_KEYMGMT, "SM2", NULL},	{F_KEYMGMT, "X25519", NULL},
+    {F_KEYMGMT, "ED25519", NULL}, {F_SIGNATURE, "RSA", NULL},	{F_SIGNATURE, "DSA", NULL},
+    {F_SIGNATURE, "ECDSA", NULL}, {F_SIGNATURE, "SM2", NULL},	{F_SIGNATURE, "ED25519", NULL},
+    {F_CIPHER, "RSA", NULL},	  {F_CIPHER, "SM2", NULL},	{F_EXCHANGE, "DH", NULL},
+    {F_EXCHANGE, "ECDH", NULL},	  {F_EXCHANGE, "X25519", NULL}, {F_KDF, "HKDF", NULL},
+    {F_KDF, "PBKDF2", NULL},	  {F_KDF, "SSKDF", NULL},
+};
 
 void bo_asym_fetch(void)
 {
 	OSSL_LIB_CTX *lc = bo_libctx();
 
-	for (size_t i = 0; i < N(keymgmt_names); i++)
-		fetched.keymgmt[i] = EVP_KEYMGMT_fetch(lc, keymgmt_names[i], NULL);
-	for (size_t i = 0; i < N(signature_names); i++)
-		fetched.signature[i] = EVP_SIGNATURE_fetch(lc, signature_names[i], NULL);
-	for (size_t i = 0; i < N(cipher_names); i++)
-		fetched.cipher[i] = EVP_ASYM_CIPHER_fetch(lc, cipher_names[i], NULL);
-	for (size_t i = 0; i < N(exchange_names); i++)
-		fetched.exchange[i] = EVP_KEYEXCH_fetch(lc, exchange_names[i], NULL);
-	for (size_t i = 0; i < N(kdf_names); i++)
-		fetched.kdf[i] = EVP_KDF_fetch(lc, kdf_names[i], NULL);
+	for (size_t i = 0; i < N(fetched); i++) {
+		const char *name = fetched[i].name;
+
+		switch (fetched[i].kind) {
+		case F_KEYMGMT:
+			fetched[i].method = EVP_KEYMGMT_fetch(lc, name, NULL);
+			break;
+		case F_SIGNATURE:
+			fetched[i].method = EVP_SIGNATURE_fetch(lc, name, NULL);
+			break;
+		case F_CIPHER:
+			fetched[i].method = EVP_ASYM_CIPHER_fetch(lc, name, NULL);
+			break;
+		case F_EXCHANGE:
+			fetched[i].method = EVP_KEYEXCH_fetch(lc, name, NULL);
+			break;
+		case F_KDF:
+			fetched[i].method = EVP_KDF_fetch(lc, name, NULL);
+			break;
+		}
+	}
 	ERR_clear_error();
 }
 
-static bool have(const char *const *names, void *const *got, size_t n, const char *name)
+/* True when the library has the method of that kind and name. */
+static bool have(enum fetch_kind kind, const char *name)
 {
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(names[i], name))
-			return got[i] != NULL;
+	for (size_t i = 0; i < N(fetched); i++)
+		if (fetched[i].kind == kind && !strcmp(fetched[i].name, name))
+			return fetched[i].method != NULL;
 	return false;
 }
-
-#define HAVE(kind, name) have(kind##_names, (void *const *)fetched.kind, N(kind##_names), (name))
 
 bool bo_asym_supported(uint32_t alg)
 {
@@ -82,33 +94,33 @@ bool bo_asym_supported(uint32_t alg)
 	switch (main) {
 	case TEE_MAIN_ALGO_RSA:
 		if (TEE_ALG_GET_CLASS(alg) == TEE_OPERATION_ASYMMETRIC_CIPHER)
-			return HAVE(keymgmt, "RSA") && HAVE(cipher, "RSA");
-		return HAVE(keymgmt, "RSA") && HAVE(signature, "RSA");
+			return have(F_KEYMGMT, "RSA") && have(F_CIPHER, "RSA");
+		return have(F_KEYMGMT, "RSA") && have(F_SIGNATURE, "RSA");
 	case TEE_MAIN_ALGO_DSA:
-		return HAVE(keymgmt, "DSA") && HAVE(signature, "DSA");
+		return have(F_KEYMGMT, "DSA") && have(F_SIGNATURE, "DSA");
 	case TEE_MAIN_ALGO_ECDSA:
-		return HAVE(keymgmt, "EC") && HAVE(signature, "ECDSA");
+		return have(F_KEYMGMT, "EC") && have(F_SIGNATURE, "ECDSA");
 	case TEE_MAIN_ALGO_DH:
-		return HAVE(keymgmt, "DH") && HAVE(exchange, "DH");
+		return have(F_KEYMGMT, "DH") && have(F_EXCHANGE, "DH");
 	case TEE_MAIN_ALGO_ECDH:
-		return HAVE(keymgmt, "EC") && HAVE(exchange, "ECDH");
+		return have(F_KEYMGMT, "EC") && have(F_EXCHANGE, "ECDH");
 	case TEE_MAIN_ALGO_X25519:
-		return HAVE(keymgmt, "X25519") && HAVE(exchange, "X25519");
+		return have(F_KEYMGMT, "X25519") && have(F_EXCHANGE, "X25519");
 	case TEE_MAIN_ALGO_ED25519:
-		return HAVE(keymgmt, "ED25519") && HAVE(signature, "ED25519") &&
-		       bo_md(TEE_ALG_SHA512) && HAVE(keymgmt, "EC");
+		return have(F_KEYMGMT, "ED25519") && have(F_SIGNATURE, "ED25519") &&
+		       bo_md(TEE_ALG_SHA512) && have(F_KEYMGMT, "EC");
 	case TEE_MAIN_ALGO_SM2_DSA_SM3:
-		return HAVE(keymgmt, "SM2") && HAVE(signature, "SM2") && bo_md(TEE_ALG_SM3);
+		return have(F_KEYMGMT, "SM2") && have(F_SIGNATURE, "SM2") && bo_md(TEE_ALG_SM3);
 	case TEE_MAIN_ALGO_SM2_PKE:
-		return HAVE(keymgmt, "SM2") && HAVE(cipher, "SM2") && bo_md(TEE_ALG_SM3);
+		return have(F_KEYMGMT, "SM2") && have(F_CIPHER, "SM2") && bo_md(TEE_ALG_SM3);
 	case TEE_MAIN_ALGO_SM2_KEP:
-		return HAVE(keymgmt, "SM2") && bo_md(TEE_ALG_SM3);
+		return have(F_KEYMGMT, "SM2") && bo_md(TEE_ALG_SM3);
 	case TEE_MAIN_ALGO_HKDF:
-		return HAVE(kdf, "HKDF");
+		return have(F_KDF, "HKDF");
 	case TEE_MAIN_ALGO_PBKDF2:
-		return HAVE(kdf, "PBKDF2");
+		return have(F_KDF, "PBKDF2");
 	case TEE_MAIN_ALGO_CONCAT_KDF:
-		return HAVE(kdf, "SSKDF");
+		return have(F_KDF, "SSKDF");
 	default:
 		return false;
 	}

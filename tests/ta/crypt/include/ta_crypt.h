@@ -1,7 +1,7 @@
 /*
- * The "crypt" test TA: every GP key-object and symmetric-crypto call as a
- * command, so that the host (xtest 4xxx, the Wycheproof runner) can drive
- * any sequence, as OP-TEE's crypt TA does.
+ * The "crypt" test TA: every GP key-object and crypto call as a command, so
+ * that the host (xtest 4xxx and 8001, the Wycheproof runner) can drive any
+ * sequence, as OP-TEE's crypt TA does.
  *
  * Each command returns what the GP function returns; a GP panic ends the
  * instance and the host sees TEEC_ERROR_TARGET_DEAD. Handles travel as
