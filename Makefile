@@ -18,7 +18,12 @@ DEBIAN_PACKAGES := gcc make cmake pkg-config openssl libssl-dev libseccomp-dev l
 	cppcheck clang-tidy libjson-c-dev python3 clang libclang-rt-14-dev llvm \
 	libtpms-dev swtpm swtpm-tools tpm2-tools libtss2-tcti-mssim0 libtss2-tcti-swtpm0 libtss2-dev
 
-.PHONY: all build run test test-plain test-asan fuzz fuzz-short check soak install deps clean
+# What the report's test needs (tests/report): a browser to open it, a JSON Schema validator.
+REPORT_PACKAGES := chromium python3-jsonschema
+REPORT = $(abspath $(BUILD))/report
+
+.PHONY: all build run test test-plain test-asan fuzz fuzz-short check soak install deps clean \
+	deps-report report-check
 
 all: build
 
@@ -44,11 +49,26 @@ $(BUILD)/CMakeCache.txt: | deps
 build: deps $(BUILD)/CMakeCache.txt
 	cmake --build $(BUILD) -j$(JOBS)
 
+# xtest's suites, then every benchmark group, on one private TEE; the report
+# (with xtest's outcome and figures) lands in $(REPORT).
 run: build
-	$(BUILD)/bin/swtee run -- sh -c 'xtest -t regression; r=$$?; xtest -t benchmark || r=1; exit $$r'
+	@mkdir -p $(REPORT) && rm -f $(REPORT)/xtest-*.json
+	$(BUILD)/bin/swtee run -- sh -c 'xtest -t regression --json $(REPORT)/xtest-regression.json; \
+		r=$$?; xtest -t benchmark --json $(REPORT)/xtest-benchmark.json || r=1; x=; \
+		for f in $(REPORT)/xtest-*.json; do [ -f "$$f" ] && x="$$x --xtest $$f"; done; \
+		swtee bench --report $(REPORT) $$x || r=1; exit $$r'
 
-test-plain: build
+deps-report:
+	@$(MAKE) --no-print-directory deps DEBIAN_PACKAGES="$(REPORT_PACKAGES)"
+
+test-plain: build deps-report
 	ctest --test-dir $(BUILD) --output-on-failure -j$(JOBS)
+
+# The report's test alone, and the screenshot of the page it checked.
+report-check: build deps-report
+	ctest --test-dir $(BUILD) --output-on-failure -R '^report\.'
+	@test -s $(BUILD)/report-check/screenshot.png && \
+		echo "report-check: screenshot in $(abspath $(BUILD))/report-check/screenshot.png"
 
 $(BUILD_ASAN)/CMakeCache.txt: | deps
 	cmake -S . -B $(BUILD_ASAN) -DCMAKE_BUILD_TYPE=Debug -DSWTEE_SANITIZE=ON
@@ -88,8 +108,14 @@ check: build
 
 # Long load: 64 clients x 4 sessions x 5000 invokes with memrefs, on a
 # private TEE; zero errors and no descriptor or memory growth in the core.
+# Then the storage crash test for SOAK_CRASH_TRIALS trials (SIGKILL of the
+# core or the supplicant in the middle of changes; see docs/storage.md).
+SOAK_CRASH_TRIALS ?= 5000
 soak: build
 	$(BUILD)/bin/swtee run --state $(BUILD)/soak-state -- $(BUILD)/bin/soak 64 4 5000
+	rm -rf $(BUILD)/soak-crash-state
+	SWTEE_CRASH_TRIALS=$(SOAK_CRASH_TRIALS) $(BUILD)/bin/storage-crash \
+		--swtee $(BUILD)/bin/swtee --state $(BUILD)/soak-crash-state
 
 fuzz-short:
 	$(MAKE) fuzz FUZZ_SECONDS=5

@@ -36,7 +36,6 @@ struct bench_ctx {
 	TEEC_Context teec;
 	size_t iterations; /* 0: each group's default */
 	bool quick;
-	bool json;
 	const struct bench_group *group;
 	size_t group_run; /* index of the running group's record in run.groups */
 	struct bench_run run;
@@ -51,7 +50,7 @@ static size_t bench_registry_size(void)
 
 	if (!start || stop < start)
 		return 0;
-	return (stop - start) / sizeof(__start_bench_groups[0]);
+	return (stop - start) / sizeof(const struct bench_group *);
 }
 
 static int bench_group_cmp(const void *a, const void *b)
@@ -75,13 +74,13 @@ static const struct bench_group **bench_groups_sorted(size_t *n)
 	size_t i = 0;
 
 	*n = 0;
-	v = calloc(total ? total : 1, sizeof(*v));
+	v = calloc(total ? total : 1, sizeof(const struct bench_group *));
 	if (!v)
 		return NULL;
 	for (i = 0; i < total; i++)
 		if (__start_bench_groups[i])
 			v[(*n)++] = __start_bench_groups[i];
-	qsort(v, *n, sizeof(*v), bench_group_cmp);
+	qsort(v, *n, sizeof(const struct bench_group *), bench_group_cmp);
 	return v;
 }
 
@@ -112,7 +111,7 @@ const struct bench_result *bench_result_find(const struct bench_result *const *r
 	size_t i = 0;
 
 	for (i = 0; i < n; i++)
-		if (!strcmp(r[i]->name, name))
+		if (strcmp(r[i]->name, name) == 0)
 			return r[i];
 	return NULL;
 }
@@ -221,7 +220,8 @@ const struct bench_entry *bench_run_find(const struct bench_run *run, const char
 	size_t i = 0;
 
 	for (i = 0; i < run->nentries; i++)
-		if (!strcmp(run->entries[i].group, group) && !strcmp(run->entries[i].r.name, name))
+		if (strcmp(run->entries[i].group, group) == 0 &&
+		    strcmp(run->entries[i].r.name, name) == 0)
 			return &run->entries[i];
 	return NULL;
 }
@@ -328,6 +328,8 @@ static int bench_block(bench_loop_fn fn, void *arg, size_t n, struct bench_side 
 	size_t before = side->all.n;
 	double median = 0;
 
+	if (!n)
+		return 0; /* no block, no median */
 	if (fn(arg, n, &side->all))
 		return -1;
 	if (side->all.n != before + n) {
@@ -337,7 +339,7 @@ static int bench_block(bench_loop_fn fn, void *arg, size_t n, struct bench_side 
 		return -1;
 	}
 	scratch->n = 0;
-	if (bench_samples_reserve(scratch, n))
+	if (bench_samples_reserve(scratch, n) || !scratch->v)
 		return -1;
 	memcpy(scratch->v, side->all.v + before, n * sizeof(*scratch->v));
 	scratch->n = n;
@@ -723,7 +725,7 @@ static int bench_print_group_tables(FILE *f, const struct bench_run *run)
 	size_t j = 0;
 	size_t n = 0;
 
-	r = calloc(run->nentries ? run->nentries : 1, sizeof(*r));
+	r = calloc(run->nentries ? run->nentries : 1, sizeof(const struct bench_result *));
 	if (!r) {
 		fprintf(stderr, "swtee bench: out of memory\n");
 		return -1;
@@ -882,7 +884,7 @@ static const struct bench_group *bench_group_find(const struct bench_group **gro
 	size_t i = 0;
 
 	for (i = 0; i < n; i++)
-		if (!strcmp(groups[i]->name, name))
+		if (strcmp(groups[i]->name, name) == 0)
 			return groups[i];
 	return NULL;
 }
@@ -920,7 +922,6 @@ static int bench_parse(int argc, char **argv, struct bench_args *a, struct bench
 		switch (opt) {
 		case 'j':
 			a->json = true;
-			ctx->json = true;
 			break;
 		case 'n':
 			if (parse_iterations(optarg, &ctx->iterations)) {
@@ -1046,7 +1047,7 @@ int swtee_bench_main(int argc, char **argv)
 	int n = 0;
 
 	groups = bench_groups_sorted(&ngroups);
-	run = calloc(ngroups ? ngroups : 1, sizeof(*run));
+	run = calloc(ngroups ? ngroups : 1, sizeof(const struct bench_group *));
 	if (!groups || !run) {
 		fprintf(stderr, "swtee bench: out of memory\n");
 		ret = 1;
@@ -1076,7 +1077,7 @@ int swtee_bench_main(int argc, char **argv)
 			run[nrun++] = g;
 	}
 	if (!nrun && !a.from) {
-		memcpy(run, groups, ngroups * sizeof(*run));
+		memcpy(run, groups, ngroups * sizeof(const struct bench_group *));
 		nrun = ngroups;
 	}
 

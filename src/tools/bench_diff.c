@@ -6,9 +6,10 @@
  * the larger of 5% and the spread each run measured for the case (how far
  * its second-best block lay from its best: the value could have moved that
  * much within the run). A change inside the band is "same"; outside it is
- * "faster" or "slower", by the unit's direction (a time or a size is
- * better lower, a rate per second higher). Cases skipped, missing, in
- * other units or without a value in either run are listed apart.
+ * "faster" or "slower" ("smaller" or "larger" for a size), by the unit's
+ * direction (a time or a size is better lower, a rate per second higher).
+ * Cases skipped, missing, in other units or without a value in either run
+ * are listed apart. The exit status is 0 whatever got slower.
  */
 #include <math.h>
 #include <stdio.h>
@@ -37,8 +38,22 @@ static void diff_value(char *out, size_t n, const struct bench_result *r)
 		snprintf(out, n, "skipped");
 	else if (!isfinite(r->value))
 		snprintf(out, n, "-");
+	else if (fabs(r->value) >= 100)
+		snprintf(out, n, "%.0f %s", r->value, r->unit);
 	else
-		snprintf(out, n, "%.4g %s", r->value, r->unit);
+		snprintf(out, n, "%.3g %s", r->value, r->unit);
+}
+
+/* Whether unit is a size: then a change is "smaller" or "larger", not faster or slower. */
+static bool diff_is_size(const char *unit)
+{
+	static const char *const sizes[] = {"B", "KiB", "MiB", "GiB", "kB", "MB", "GB"};
+	size_t i = 0;
+
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+		if (strcmp(unit, sizes[i]) == 0)
+			return true;
+	return false;
 }
 
 static void diff_ratio(char *out, size_t n, const struct bench_result *a,
@@ -47,10 +62,18 @@ static void diff_ratio(char *out, size_t n, const struct bench_result *a,
 	double x = a ? bench_cost_ratio(a) : NAN;
 	double y = b ? bench_cost_ratio(b) : NAN;
 
-	if (!isfinite(x) && !isfinite(y))
+	char xs[16] = "-";
+	char ys[16] = "-";
+
+	if (!isfinite(x) && !isfinite(y)) {
 		snprintf(out, n, "-");
-	else
-		snprintf(out, n, "%.2f -> %.2f", x, y);
+		return;
+	}
+	if (isfinite(x))
+		snprintf(xs, sizeof(xs), "%.2f", x);
+	if (isfinite(y))
+		snprintf(ys, sizeof(ys), "%.2f", y);
+	snprintf(out, n, "%s -> %s", xs, ys);
 }
 
 /* The band of a case: 5%, or the wider spread either run measured. */
@@ -96,7 +119,7 @@ static enum diff_verdict diff_row(const struct bench_entry *ea, const struct ben
 			 a->skipped && b->skipped ? "both" : (a->skipped ? "A" : "B"));
 		return DIFF_APART;
 	}
-	if (strcmp(a->unit, b->unit)) {
+	if (strcmp(a->unit, b->unit) != 0) {
 		snprintf(cell[7], DIFF_CELL_MAX, "units differ");
 		return DIFF_APART;
 	}
@@ -113,7 +136,10 @@ static enum diff_verdict diff_row(const struct bench_entry *ea, const struct ben
 		return DIFF_SAME;
 	}
 	better = (change > 0) == b->higher_is_better;
-	snprintf(cell[7], DIFF_CELL_MAX, "%s", better ? "faster" : "slower");
+	if (diff_is_size(b->unit))
+		snprintf(cell[7], DIFF_CELL_MAX, "%s", change < 0 ? "smaller" : "larger");
+	else
+		snprintf(cell[7], DIFF_CELL_MAX, "%s", better ? "faster" : "slower");
 	return better ? DIFF_FASTER : DIFF_SLOWER;
 }
 
@@ -186,7 +212,7 @@ int bench_diff_print(FILE *f, const struct bench_run *a, const char *name_a,
 	diff_describe(f, "A", name_a, a);
 	diff_describe(f, "B", name_b, b);
 	if (a->machine.cpu_model[0] && b->machine.cpu_model[0] &&
-	    (strcmp(a->machine.cpu_model, b->machine.cpu_model) ||
+	    (strcmp(a->machine.cpu_model, b->machine.cpu_model) != 0 ||
 	     a->machine.cores != b->machine.cores))
 		fputs("A and B ran on different machines: their times compare the machines as\n"
 		      "much as swtee; the cost ratios (each against a baseline of its own run)\n"
@@ -196,11 +222,13 @@ int bench_diff_print(FILE *f, const struct bench_run *a, const char *name_a,
 		fputs("One run is --quick: its figures rest on a tenth of the samples.\n", f);
 	fputc('\n', f);
 	diff_print_rows(f, a, b, &counts);
-	fprintf(f, "\n%zu faster, %zu slower, %zu same, %zu not compared\n", counts.n[DIFF_FASTER],
-		counts.n[DIFF_SLOWER], counts.n[DIFF_SAME], counts.n[DIFF_APART]);
+	fprintf(f, "\n%zu better (faster or smaller), %zu worse, %zu same, %zu not compared\n",
+		counts.n[DIFF_FASTER], counts.n[DIFF_SLOWER], counts.n[DIFF_SAME],
+		counts.n[DIFF_APART]);
 	fputs("change: (B - A) / A of the value. band: the larger of 5% and the spread\n"
-	      "either run measured for the case; a change inside it is \"same\". Times and\n"
-	      "sizes are better lower, rates (per second) higher.\n",
+	      "either run measured for the case (how far its second-best block lay from its\n"
+	      "best); a change inside the band is \"same\". Times and sizes are better lower,\n"
+	      "rates (per second) higher.\n",
 	      f);
 	return 0;
 }

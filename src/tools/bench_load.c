@@ -77,7 +77,9 @@ static json_object *load_json(const char *path)
 	root = json_tokener_parse_ex(tok, text, (int)len);
 	if (!root || json_tokener_get_error(tok) != json_tokener_success) {
 		fprintf(stderr, "swtee bench: %s: not JSON: %s\n", path,
-			json_tokener_error_desc(json_tokener_get_error(tok)));
+			json_tokener_get_error(tok) == json_tokener_continue
+			    ? "it ends in the middle of a value"
+			    : json_tokener_error_desc(json_tokener_get_error(tok)));
 		json_object_put(root);
 		root = NULL;
 		goto out;
@@ -192,7 +194,7 @@ static bool load_unit_higher_is_better(const char *unit)
 {
 	size_t len = strlen(unit);
 
-	return len > 2 && !strcmp(unit + len - 2, "/s");
+	return len > 2 && strcmp(unit + len - 2, "/s") == 0;
 }
 
 /* n numbers of array field key of o into out; false when it is not such an array. */
@@ -359,7 +361,7 @@ static int load_groups(const char *path, json_object *root, struct bench_run *ru
 		if (load_string(&w, o, "name", name, sizeof(name), true) ||
 		    load_string(&w, o, "status", st, sizeof(st), true))
 			return -1;
-		for (k = 0; k < 3 && strcmp(st, status[k]); k++)
+		for (k = 0; k < 3 && strcmp(st, status[k]) != 0; k++)
 			;
 		if (k == 3)
 			return load_bad(&w, "status", "is not ran, skipped or failed");
@@ -382,7 +384,7 @@ static int load_add_suite(struct bench_run *run, const char *suite, size_t passe
 	struct bench_xtest_suite *s = NULL;
 	size_t i = 0;
 
-	for (i = 0; i < run->nxsuites && strcmp(run->xsuites[i].suite, suite); i++)
+	for (i = 0; i < run->nxsuites && strcmp(run->xsuites[i].suite, suite) != 0; i++)
 		;
 	if (i == run->nxsuites) {
 		if (run->nxsuites == run->xsuites_cap) {
@@ -533,11 +535,11 @@ static int load_xtest_case(const struct load_where *w, json_object *c, const cha
 	if (load_string(w, c, "id", id, sizeof(id), true) ||
 	    load_string(w, c, "result", result, sizeof(result), true))
 		return -1;
-	if (!strcmp(result, "OK"))
+	if (strcmp(result, "OK") == 0)
 		return load_add_suite(run, suite, 1, 0, 0) || load_figures(w, c, id, run) ? -1 : 0;
-	if (!strcmp(result, "FAILED"))
+	if (strcmp(result, "FAILED") == 0)
 		return load_add_suite(run, suite, 0, 1, 0);
-	if (!strcmp(result, "SKIPPED"))
+	if (strcmp(result, "SKIPPED") == 0)
 		return load_add_suite(run, suite, 0, 0, 1);
 	return load_bad(w, "result", "is not OK, FAILED or SKIPPED");
 }

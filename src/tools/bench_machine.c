@@ -52,7 +52,7 @@ static void machine_cpu_model(char *out, size_t n)
 			size_t klen = strlen(keys[k]);
 			const char *p = line + klen;
 
-			if (strncmp(line, keys[k], klen))
+			if (strncmp(line, keys[k], klen) != 0)
 				continue;
 			p += strspn(p, " \t");
 			if (*p != ':')
@@ -86,9 +86,9 @@ static bool machine_under(const char *path, const char *mnt)
 {
 	size_t len = strlen(mnt);
 
-	if (!strcmp(mnt, "/"))
+	if (strcmp(mnt, "/") == 0)
 		return true;
-	return !strncmp(path, mnt, len) && (path[len] == '/' || path[len] == '\0');
+	return strncmp(path, mnt, len) == 0 && (path[len] == '/' || path[len] == '\0');
 }
 
 /*

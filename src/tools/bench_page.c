@@ -96,7 +96,7 @@ static void page_clear_plots(const char *plots)
 		return;
 	while ((de = readdir(d))) {
 		len = strlen(de->d_name);
-		if (len < 5 || strcmp(de->d_name + len - 4, ".svg"))
+		if (len < 5 || strcmp(de->d_name + len - 4, ".svg") != 0)
 			continue;
 		if (!paths_join(path, sizeof(path), plots, de->d_name))
 			unlink(path);
@@ -357,7 +357,7 @@ static const char page_css[] =
     "margin:14px 0}\n"
     ".totals{font-size:16px;margin:16px 0 4px}\n"
     ".cards{display:grid;grid-template-columns:repeat(auto-fill,minmax(260px,1fr));gap:12px;"
-    "margin:12px 0 6px}\n"
+    "margin:12px 0 6px;align-items:start}\n"
     ".card{background:#fff;border:1px solid var(--line);border-left:6px solid var(--none);"
     "border-radius:6px;padding:10px 14px}\n"
     ".card.ok{border-left-color:var(--ok)}.card.over,.card.failed{border-left-color:var(--over)}\n"
@@ -383,6 +383,15 @@ static const char page_css[] =
     "color:#991b1b}\n"
     ".badge.none,.badge.skipped,.badge.ran{background:#f3f4f6;color:#4b5563}\n"
     ".gauge svg{display:block}\n"
+    "table.cases{table-layout:fixed}\n"
+    "table.matrix td{text-align:center;font-variant-numeric:tabular-nums;white-space:nowrap}\n"
+    "table.matrix td.row{text-align:left}\n"
+    "table.matrix td.ok{color:#166534;font-weight:650}\n"
+    "table.matrix td.over{color:#991b1b;font-weight:700;box-shadow:inset 0 0 0 2px #dc2626}\n"
+    "table.matrix td.skipped{color:var(--soft);font-style:italic}\n"
+    ".legend{color:var(--soft);font-size:12.5px;margin:4px 0 10px}\n"
+    ".legend span{display:inline-block;width:14px;height:11px;margin:0 3px 0 10px;"
+    "vertical-align:-1px;border:1px solid #d1d5db}\n"
     "figure{margin:14px 0;background:#fff;border:1px solid var(--line);border-radius:6px;"
     "padding:14px 16px;display:grid;grid-template-columns:minmax(0,760px) minmax(220px,1fr);"
     "gap:8px 22px;align-items:start}\n"
@@ -450,9 +459,9 @@ static void page_gauge(FILE *f, const struct bench_result *r)
 
 	if (!isfinite(ratio))
 		return;
-	if (!strcmp(standing, "ok"))
+	if (strcmp(standing, "ok") == 0)
 		color = "#16a34a";
-	else if (!strcmp(standing, "over"))
+	else if (strcmp(standing, "over") == 0)
 		color = "#dc2626";
 	else if (ratio <= 1)
 		color = "#0072b2";
@@ -533,13 +542,16 @@ static void page_row(FILE *f, const struct bench_entry *e)
 	fputs("</td><td class=\"num\">", f);
 	page_target(f, r);
 	fprintf(f, "</td><td><span class=\"badge %s\">%s</span></td></tr>\n", standing,
-		!strcmp(standing, "none") ? "&ndash;" : standing);
+		strcmp(standing, "none") == 0 ? "&ndash;" : standing);
 }
 
 /* The tally of one group's results (or of all when group is NULL). */
+#define PAGE_CARD_OVER 3
+
 struct page_tally {
 	size_t cases, ok, over, none, skipped;
-	const struct bench_entry *worst; /* highest finite cost ratio */
+	const struct bench_entry *overs[PAGE_CARD_OVER]; /* the first cases over target */
+	const struct bench_entry *worst;		 /* highest finite cost ratio */
 	double worst_ratio;
 };
 
@@ -554,16 +566,18 @@ static void page_count(const struct bench_run *run, const char *group, struct pa
 		const char *s = page_standing(&e->r);
 		double ratio = bench_cost_ratio(&e->r);
 
-		if (group && strcmp(e->group, group))
+		if (group && strcmp(e->group, group) != 0)
 			continue;
 		if (e->group_skip)
 			continue;
 		t->cases++;
-		if (!strcmp(s, "ok"))
+		if (strcmp(s, "ok") == 0)
 			t->ok++;
-		else if (!strcmp(s, "over"))
+		else if (strcmp(s, "over") == 0 && t->over < PAGE_CARD_OVER)
+			t->overs[t->over++] = e;
+		else if (strcmp(s, "over") == 0)
 			t->over++;
-		else if (!strcmp(s, "skipped"))
+		else if (strcmp(s, "skipped") == 0)
 			t->skipped++;
 		else
 			t->none++;
@@ -584,7 +598,7 @@ static size_t page_groups(const struct bench_run *run, const char **names, size_
 	for (i = 0; i < run->ngroups && n < max; i++)
 		names[n++] = run->groups[i].name;
 	for (i = 0; i < run->nentries && n < max; i++) {
-		for (j = 0; j < n && strcmp(names[j], run->entries[i].group); j++)
+		for (j = 0; j < n && strcmp(names[j], run->entries[i].group) != 0; j++)
 			;
 		if (j == n)
 			names[n++] = run->entries[i].group;
@@ -597,7 +611,7 @@ static const struct bench_group_run *page_group_run(const struct bench_run *run,
 	size_t i = 0;
 
 	for (i = 0; i < run->ngroups; i++)
-		if (!strcmp(run->groups[i].name, name))
+		if (strcmp(run->groups[i].name, name) == 0)
 			return &run->groups[i];
 	return NULL;
 }
@@ -611,7 +625,7 @@ static const char *page_skip_reason(const struct bench_run *run, const char *gro
 	if (g && g->status == BENCH_GROUP_SKIPPED)
 		return g->reason;
 	for (i = 0; i < run->nentries; i++)
-		if (run->entries[i].group_skip && !strcmp(run->entries[i].group, group))
+		if (run->entries[i].group_skip && strcmp(run->entries[i].group, group) == 0)
 			return run->entries[i].r.skip_reason;
 	return NULL;
 }
@@ -640,16 +654,17 @@ static void page_card(FILE *f, const struct bench_run *run, const char *group)
 	if (g)
 		fprintf(f, "<span class=\"small\">%.0f s</span>", g->seconds);
 	fputs("</div>\n", f);
-	if (!strcmp(cls, "failed")) {
-		fputs("<div class=\"big failed\">failed</div><div class=\"small\">the group stopped "
-		      "with an error (see the run's output)",
-		      f);
+	if (strcmp(cls, "failed") == 0) {
+		fputs(
+		    "<div class=\"big failed\">failed</div><div class=\"small\">the group stopped "
+		    "with an error (see the run's output)",
+		    f);
 		if (t.cases)
 			fprintf(f, "; %zu cases reported before", t.cases);
 		fputs("</div>", f);
-	} else if (!strcmp(cls, "skipped")) {
+	} else if (strcmp(cls, "skipped") == 0) {
 		for (i = 0; !skip && i < run->nentries; i++)
-			if (!strcmp(run->entries[i].group, group) && run->entries[i].r.skipped)
+			if (strcmp(run->entries[i].group, group) == 0 && run->entries[i].r.skipped)
 				skip = run->entries[i].r.skip_reason;
 		fputs("<div class=\"big skipped\">skipped</div><div class=\"small\">", f);
 		page_text(f, skip ? skip : "");
@@ -671,6 +686,28 @@ static void page_card(FILE *f, const struct bench_run *run, const char *group)
 		if (t.skipped)
 			fprintf(f, ", %zu skipped", t.skipped);
 		fputs("</div>", f);
+		for (i = 0; i < t.over && i < PAGE_CARD_OVER && t.overs[i]; i++) {
+			const struct bench_result *r = &t.overs[i]->r;
+
+			fputs("<div class=\"small\" style=\"color:var(--over)\">", f);
+			page_text(f, r->name);
+			fputs(": ", f);
+			if (r->has_target && !(bench_cost_ratio(r) <= r->target))
+				fprintf(f, "%.2f&times; (target &le; %.2f&times;)",
+					bench_cost_ratio(r), r->target);
+			else {
+				page_value(f, r->value, r->unit);
+				fputs(" (target ", f);
+				page_target(f, r);
+				fputc(')', f);
+			}
+			fputs("</div>", f);
+		}
+		if (t.over > PAGE_CARD_OVER)
+			fprintf(
+			    f,
+			    "<div class=\"small\" style=\"color:var(--over)\">and %zu more</div>",
+			    t.over - PAGE_CARD_OVER);
 		if (t.worst) {
 			fprintf(f, "<div class=\"small\">highest cost ratio <b>%.2f&times;</b>: ",
 				t.worst_ratio);
@@ -715,10 +752,247 @@ static void page_summary(FILE *f, const struct bench_run *run, const char **grou
 	      f);
 }
 
-static void page_verdicts(FILE *f, const struct bench_run *run, const char **groups, size_t n)
+static void page_table_head(FILE *f)
+{
+	fputs("<table class=\"cases\"><colgroup><col style=\"width:25%\">"
+	      "<col style=\"width:13%\"><col style=\"width:24%\"><col style=\"width:20%\">"
+	      "<col style=\"width:10%\"><col style=\"width:8%\"></colgroup>"
+	      "<thead><tr><th>case</th><th style=\"text-align:right\">swtee</th>"
+	      "<th>baseline</th><th style=\"text-align:right\">cost ratio</th>"
+	      "<th style=\"text-align:right\">target</th><th>verdict</th></tr></thead><tbody>\n",
+	      f);
+}
+
+/* Whether some case of group is not in the matrix (shown[i] marks those that are). */
+static bool page_unshown(const struct bench_run *run, const char *group, const bool *shown)
+{
+	size_t i = 0;
+
+	for (i = 0; i < run->nentries; i++)
+		if (strcmp(run->entries[i].group, group) == 0 && !run->entries[i].group_skip &&
+		    !shown[i])
+			return true;
+	return false;
+}
+
+#define PAGE_MATRIX_ROWS 64
+#define PAGE_MATRIX_SIZES 16
+
+/* The sweeps of a group as a matrix: a row per family and variant, a column per size. */
+struct page_matrix {
+	char family[PAGE_MATRIX_ROWS][BENCH_NAME_MAX];
+	char variant[PAGE_MATRIX_ROWS][BENCH_NAME_MAX];
+	size_t nrows;
+	double size[PAGE_MATRIX_SIZES];
+	size_t nsizes;
+	const struct bench_entry *cell[PAGE_MATRIX_ROWS][PAGE_MATRIX_SIZES];
+	size_t index[PAGE_MATRIX_ROWS][PAGE_MATRIX_SIZES]; /* in run->entries */
+};
+
+/* The background of a cost ratio: blue when cheaper, then yellow to red as it grows. */
+static const char *page_heat(double ratio)
+{
+	if (!isfinite(ratio))
+		return "#ffffff";
+	if (ratio < 0.95)
+		return "#dbeafe";
+	if (ratio < 1.1)
+		return "#f0fdf4";
+	if (ratio < 1.5)
+		return "#fef9c3";
+	if (ratio < 3)
+		return "#fde68a";
+	if (ratio < 10)
+		return "#fdba74";
+	return "#fca5a5";
+}
+
+static size_t page_matrix_row(struct page_matrix *m, const char *family, const char *variant)
+{
+	size_t r = 0;
+
+	for (r = 0; r < m->nrows; r++)
+		if (strcmp(m->family[r], family) == 0 && strcmp(m->variant[r], variant) == 0)
+			return r;
+	if (m->nrows == PAGE_MATRIX_ROWS)
+		return PAGE_MATRIX_ROWS;
+	snprintf(m->family[r], sizeof(m->family[r]), "%s", family);
+	snprintf(m->variant[r], sizeof(m->variant[r]), "%s", variant);
+	return m->nrows++;
+}
+
+static size_t page_matrix_col(struct page_matrix *m, double size)
+{
+	size_t c = 0;
+	size_t k = 0;
+
+	for (c = 0; c < m->nsizes && m->size[c] < size; c++)
+		;
+	if (c < m->nsizes && m->size[c] == size)
+		return c;
+	if (m->nsizes == PAGE_MATRIX_SIZES)
+		return PAGE_MATRIX_SIZES;
+	/* Columns stay sorted by size: move the bigger ones right. */
+	for (k = m->nsizes; k > c; k--) {
+		size_t r = 0;
+
+		m->size[k] = m->size[k - 1];
+		for (r = 0; r < PAGE_MATRIX_ROWS; r++) {
+			m->cell[r][k] = m->cell[r][k - 1];
+			m->index[r][k] = m->index[r][k - 1];
+		}
+	}
+	m->size[c] = size;
+	for (k = 0; k < PAGE_MATRIX_ROWS; k++)
+		m->cell[k][c] = NULL;
+	m->nsizes++;
+	return c;
+}
+
+static void page_matrix_cell(FILE *f, const struct bench_entry *e)
+{
+	const struct bench_result *r = NULL;
+	const char *standing = NULL;
+	double ratio = NAN;
+
+	if (!e) {
+		fputs("<td>&ndash;</td>", f);
+		return;
+	}
+	r = &e->r;
+	standing = page_standing(r);
+	ratio = bench_cost_ratio(r);
+	fprintf(f, "<td class=\"%s\" style=\"background:%s\" title=\"", standing, page_heat(ratio));
+	page_text(f, r->name);
+	if (!r->skipped) {
+		fputs(": swtee ", f);
+		page_value(f, r->value, r->unit);
+		if (r->has_baseline) {
+			fputs(", ", f);
+			page_text(f, r->baseline_name);
+			fputc(' ', f);
+			page_value(f, r->baseline_value, r->unit);
+		}
+	} else {
+		fputs(": skipped: ", f);
+		page_text(f, r->skip_reason);
+	}
+	fputs("\">", f);
+	if (r->skipped)
+		fputs("skipped", f);
+	else if (isfinite(ratio))
+		fprintf(f, "%.2f&times;%s", ratio, strcmp(standing, "ok") == 0 ? " &#10003;" : "");
+	else
+		page_value(f, r->value, r->unit);
+	fputs("</td>", f);
+}
+
+/*
+ * The cases of group that are points of a size sweep, as a matrix of cost
+ * ratios: a glance shows where the TEE costs what. *shown (new, NULL when
+ * the group has no sweep) marks the entries the matrix holds. Returns 0,
+ * or -1 when out of memory.
+ */
+static int page_matrix(FILE *f, const struct bench_run *run, const char *group, bool **shown)
+{
+	struct page_matrix *m = NULL;
+	char family[BENCH_NAME_MAX];
+	char variant[BENCH_NAME_MAX];
+	char text[32];
+	size_t counts[PAGE_MATRIX_ROWS] = {0};
+	size_t i = 0;
+	size_t r = 0;
+	size_t c = 0;
+	size_t rows = 0;
+	double size = 0;
+
+	*shown = NULL;
+	m = calloc(1, sizeof(*m));
+	if (!m) {
+		fprintf(stderr, "swtee bench: out of memory\n");
+		return -1;
+	}
+	for (i = 0; i < run->nentries; i++) {
+		const struct bench_entry *e = &run->entries[i];
+
+		if (strcmp(e->group, group) != 0 || e->group_skip ||
+		    !bench_plot_sweep_name(e->r.name, family, sizeof(family), &size, variant,
+					   sizeof(variant)))
+			continue;
+		r = page_matrix_row(m, family, variant);
+		c = page_matrix_col(m, size);
+		if (r == PAGE_MATRIX_ROWS || c == PAGE_MATRIX_SIZES || m->cell[r][c])
+			continue;
+		m->cell[r][c] = e;
+		m->index[r][c] = i;
+	}
+	for (r = 0; r < m->nrows; r++) {
+		for (c = 0; c < m->nsizes; c++)
+			if (m->cell[r][c])
+				counts[r]++;
+		if (counts[r] >= 3)
+			rows++;
+	}
+	if (!rows)
+		goto out;
+	*shown = calloc(run->nentries, sizeof(**shown));
+	if (!*shown) {
+		fprintf(stderr, "swtee bench: out of memory\n");
+		free(m);
+		return -1;
+	}
+	fputs("<table class=\"matrix\"><thead><tr><th>cost ratio by buffer size</th>", f);
+	for (c = 0; c < m->nsizes; c++) {
+		bench_svg_format(text, sizeof(text), m->size[c], BENCH_SVG_BYTES);
+		fprintf(f, "<th style=\"text-align:center\">%s</th>", text);
+	}
+	fputs("</tr></thead><tbody>\n", f);
+	for (r = 0; r < m->nrows; r++) {
+		const struct bench_entry *first = NULL;
+
+		if (counts[r] < 3)
+			continue;
+		for (c = 0; c < m->nsizes && !first; c++)
+			first = m->cell[r][c];
+		fputs("<tr><td class=\"row case\">", f);
+		page_text(f, m->family[r]);
+		if (m->variant[r][0]) {
+			fputc(' ', f);
+			page_text(f, m->variant[r]);
+		}
+		if (first && first->r.has_baseline) {
+			fputs(" <span class=\"small\" style=\"color:var(--soft)\">vs ", f);
+			page_text(f, first->r.baseline_name);
+			fputs("</span>", f);
+		}
+		fputs("</td>", f);
+		for (c = 0; c < m->nsizes; c++) {
+			page_matrix_cell(f, m->cell[r][c]);
+			if (m->cell[r][c])
+				(*shown)[m->index[r][c]] = true;
+		}
+		fputs("</tr>\n", f);
+	}
+	fputs("</tbody></table>\n<p class=\"legend\">Each cell: swtee's cost over the "
+	      "baseline's at that size (hover for the figures). "
+	      "<span style=\"background:#dbeafe\"></span>cheaper "
+	      "<span style=\"background:#f0fdf4\"></span>about as cheap "
+	      "<span style=\"background:#fef9c3\"></span>up to 1.5&times; "
+	      "<span style=\"background:#fde68a\"></span>up to 3&times; "
+	      "<span style=\"background:#fdba74\"></span>up to 10&times; "
+	      "<span style=\"background:#fca5a5\"></span>more. &#10003; within its target; "
+	      "red frame: over it.</p>\n",
+	      f);
+out:
+	free(m);
+	return 0;
+}
+
+static int page_verdicts(FILE *f, const struct bench_run *run, const char **groups, size_t n)
 {
 	const char *skip = NULL;
 	struct page_tally t;
+	bool *shown = NULL;
 	size_t i = 0;
 	size_t k = 0;
 
@@ -742,16 +1016,35 @@ static void page_verdicts(FILE *f, const struct bench_run *run, const char **gro
 			fputs("</p></details>\n", f);
 			continue;
 		}
-		fputs("<table><thead><tr><th>case</th><th style=\"text-align:right\">swtee</th>"
-		      "<th>baseline</th><th style=\"text-align:right\">cost ratio</th>"
-		      "<th style=\"text-align:right\">target</th><th>verdict</th></tr></thead>"
-		      "<tbody>\n",
-		      f);
-		for (k = 0; k < run->nentries; k++)
-			if (!strcmp(run->entries[k].group, groups[i]) && !run->entries[k].group_skip)
-				page_row(f, &run->entries[k]);
-		fputs("</tbody></table></details>\n", f);
+		if (page_matrix(f, run, groups[i], &shown)) {
+			free(shown);
+			return -1;
+		}
+		if (!shown || page_unshown(run, groups[i], shown)) {
+			page_table_head(f);
+			for (k = 0; k < run->nentries; k++)
+				if (strcmp(run->entries[k].group, groups[i]) == 0 &&
+				    !run->entries[k].group_skip && !(shown && shown[k]))
+					page_row(f, &run->entries[k]);
+			fputs("</tbody></table>\n", f);
+		}
+		if (shown) {
+			fprintf(f,
+				"<details><summary><span class=\"small\">every case of %s, "
+				"one a row (%zu)</span></summary>\n",
+				groups[i], t.cases);
+			page_table_head(f);
+			for (k = 0; k < run->nentries; k++)
+				if (strcmp(run->entries[k].group, groups[i]) == 0 &&
+				    !run->entries[k].group_skip)
+					page_row(f, &run->entries[k]);
+			fputs("</tbody></table></details>\n", f);
+		}
+		free(shown);
+		shown = NULL;
+		fputs("</details>\n", f);
 	}
+	return 0;
 }
 
 static void page_plots(FILE *f, const struct bench_plots *plots)
@@ -770,8 +1063,9 @@ static void page_plots(FILE *f, const struct bench_plots *plots)
 		page_text(f, p->title);
 		fputs("</h3><p>", f);
 		page_text(f, p->caption);
-		fprintf(f, "</p><p><a href=\"plots/%s.svg\">plots/%s.svg</a></p></figcaption>\n"
-			   "</figure>\n",
+		fprintf(f,
+			"</p><p><a href=\"plots/%s.svg\">plots/%s.svg</a></p></figcaption>\n"
+			"</figure>\n",
 			p->id, p->id);
 	}
 	if (!plots->nnotes)
@@ -812,8 +1106,8 @@ static void page_xtest(FILE *f, const struct bench_run *run)
 static void page_references(FILE *f)
 {
 	const struct bench_seed_table *tables[] = {
-	    &bench_seed_armory,	     &bench_seed_optee_storage, &bench_seed_optee_crypto,
-	    &bench_seed_ecdsa,	     &bench_seed_tpm,
+	    &bench_seed_armory, &bench_seed_optee_storage, &bench_seed_optee_crypto,
+	    &bench_seed_ecdsa,	&bench_seed_tpm,
 	};
 	size_t i = 0;
 
@@ -867,10 +1161,11 @@ static void page_header(FILE *f, const struct bench_run *run)
 {
 	const struct bench_machine *m = &run->machine;
 
-	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-	      "<link rel=\"icon\" href=\"data:,\">\n<title>swtee benchmark report</title>\n<style>\n",
-	      f);
+	fputs(
+	    "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+	    "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+	    "<link rel=\"icon\" href=\"data:,\">\n<title>swtee benchmark report</title>\n<style>\n",
+	    f);
 	fputs(page_css, f);
 	fputs("</style>\n</head>\n<body>\n<main>\n<h1>swtee benchmark report</h1>\n"
 	      "<p class=\"facts\">",
@@ -913,7 +1208,10 @@ static int page_write_html(const char *dir, const struct bench_run *run,
 		goto out;
 	page_header(pf.f, run);
 	page_summary(pf.f, run, groups, n);
-	page_verdicts(pf.f, run, groups, n);
+	if (page_verdicts(pf.f, run, groups, n)) {
+		page_file_close(&pf, false);
+		goto out;
+	}
 	page_plots(pf.f, plots);
 	page_xtest(pf.f, run);
 	page_references(pf.f);

@@ -18,7 +18,6 @@
  */
 #include <ctype.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,13 +35,12 @@
 #define COLOR_BASELINE "#e69f00"
 static const char *const plot_variant_colors[] = {"#009e73", "#cc79a7", "#d55e00", "#56b4e9"};
 /* Other hardware: muted, drawn open and dashed. */
-static const char *const plot_other_colors[] = {"#7f7f7f", "#8c6d31", "#17becf", "#9467bd",
-						 "#bcbd22", "#843c39"};
+static const char *const plot_other_colors[] = {"#7f7f7f", "#8c6d31", "#17becf",
+						"#9467bd", "#bcbd22", "#843c39"};
 static const char *const plot_family_colors[] = {"#0072b2", "#e69f00", "#009e73", "#cc79a7",
-						  "#d55e00", "#56b4e9", "#000000", "#f0e442"};
+						 "#d55e00", "#56b4e9", "#000000", "#f0e442"};
 static const enum bench_svg_marker plot_markers[] = {
-    BENCH_SVG_MARK_CIRCLE, BENCH_SVG_MARK_SQUARE, BENCH_SVG_MARK_TRIANGLE,
-    BENCH_SVG_MARK_DIAMOND};
+    BENCH_SVG_MARK_CIRCLE, BENCH_SVG_MARK_SQUARE, BENCH_SVG_MARK_TRIANGLE, BENCH_SVG_MARK_DIAMOND};
 
 #define PLOT_N(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -107,7 +105,7 @@ static struct bench_plot *plot_new(struct bench_plots *out, const char *section,
 	plot_id(p->id, sizeof(p->id), raw);
 	/* Ids are file names: two plots may not share one. */
 	for (i = 0; i < out->n; i++) {
-		if (strcmp(out->v[i].id, p->id))
+		if (strcmp(out->v[i].id, p->id) != 0)
 			continue;
 		snprintf(raw, sizeof(raw), "%.40s-%zu", p->id, out->n);
 		plot_id(p->id, sizeof(p->id), raw);
@@ -157,13 +155,10 @@ static int plot_draw_bars(FILE *f, const void *arg)
 	return bench_svg_bars(f, arg);
 }
 
-static int plot_note(struct bench_plots *out, const char *section, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int plot_note(struct bench_plots *out, const char *section, const char *fmt, ...)
+/* Adds a note that a plot is not drawn, and why. Returns 0, or -1 when out of memory. */
+static int plot_note(struct bench_plots *out, const char *section, const char *text)
 {
 	struct bench_plot_note *n = NULL;
-	va_list ap;
 
 	if (out->nnotes == out->notes_cap) {
 		size_t cap = out->notes_cap ? 2 * out->notes_cap : 8;
@@ -178,9 +173,7 @@ static int plot_note(struct bench_plots *out, const char *section, const char *f
 	}
 	n = &out->notes[out->nnotes++];
 	snprintf(n->section, sizeof(n->section), "%s", section);
-	va_start(ap, fmt);
-	vsnprintf(n->text, sizeof(n->text), fmt, ap);
-	va_end(ap);
+	snprintf(n->text, sizeof(n->text), "%s", text);
 	return 0;
 }
 
@@ -193,13 +186,13 @@ static double plot_rate_scale(const char *u)
 		const char *unit;
 		double scale;
 	} rates[] = {
-	    {"B/s", 1},		{"kB/s", 1e3},	      {"KB/s", 1e3}, {"KiB/s", 1024},
-	    {"MB/s", 1e6},	{"MiB/s", 1048576.0}, {"GB/s", 1e9}, {"GiB/s", 1073741824.0},
+	    {"B/s", 1},	   {"kB/s", 1e3},	 {"KB/s", 1e3}, {"KiB/s", 1024},
+	    {"MB/s", 1e6}, {"MiB/s", 1048576.0}, {"GB/s", 1e9}, {"GiB/s", 1073741824.0},
 	};
 	size_t i = 0;
 
 	for (i = 0; i < PLOT_N(rates); i++)
-		if (!strcmp(u, rates[i].unit))
+		if (strcmp(u, rates[i].unit) == 0)
 			return rates[i].scale;
 	return 0;
 }
@@ -207,13 +200,13 @@ static double plot_rate_scale(const char *u)
 /* Microseconds in one unit of the time u; 0 when u is no time. */
 static double plot_time_scale(const char *u)
 {
-	if (!strcmp(u, "ns"))
+	if (strcmp(u, "ns") == 0)
 		return 1e-3;
-	if (!strcmp(u, "us"))
+	if (strcmp(u, "us") == 0)
 		return 1;
-	if (!strcmp(u, "ms"))
+	if (strcmp(u, "ms") == 0)
 		return 1e3;
-	if (!strcmp(u, "s"))
+	if (strcmp(u, "s") == 0)
 		return 1e6;
 	return 0;
 }
@@ -293,7 +286,7 @@ static bool plot_is_latency_group(const char *group)
 	size_t i = 0;
 
 	for (i = 0; i < PLOT_N(plot_latency_groups); i++)
-		if (!strcmp(group, plot_latency_groups[i]))
+		if (strcmp(group, plot_latency_groups[i]) == 0)
 			return true;
 	return false;
 }
@@ -430,7 +423,7 @@ static int plot_sweep_of(const struct bench_run *run, const char *group, struct 
 	for (i = 0; i < run->nentries; i++) {
 		struct plot_point *pt = &s->v[s->n];
 
-		if (strcmp(run->entries[i].group, group) || run->entries[i].group_skip)
+		if (strcmp(run->entries[i].group, group) != 0 || run->entries[i].group_skip)
 			continue;
 		if (!bench_plot_sweep_name(run->entries[i].r.name, pt->family, sizeof(pt->family),
 					   &pt->size, pt->variant, sizeof(pt->variant)))
@@ -442,8 +435,8 @@ static int plot_sweep_of(const struct bench_run *run, const char *group, struct 
 }
 
 /* The points of family and variant with a value, by size, into v (at most max). */
-static size_t plot_sweep_select(const struct plot_sweep *s, const char *family,
-				const char *variant, const struct plot_point **v, size_t max)
+static size_t plot_sweep_select(const struct plot_sweep *s, const char *family, const char *variant,
+				const struct plot_point **v, size_t max)
 {
 	const struct plot_point *t = NULL;
 	size_t n = 0;
@@ -451,7 +444,8 @@ static size_t plot_sweep_select(const struct plot_sweep *s, const char *family,
 	size_t j = 0;
 
 	for (i = 0; i < s->n && n < max; i++) {
-		if ((family && strcmp(s->v[i].family, family)) || strcmp(s->v[i].variant, variant))
+		if ((family && strcmp(s->v[i].family, family) != 0) ||
+		    strcmp(s->v[i].variant, variant) != 0)
 			continue;
 		v[n++] = &s->v[i];
 	}
@@ -542,6 +536,8 @@ static int plot_family(const struct plot_sweep *s, const char *group, const char
 	struct bench_plot *pl = NULL;
 	char label[BENCH_TEXT_MAX];
 	char words[BENCH_NAME_MAX];
+	char small_text[32];
+	char big_text[32];
 	const char *bname = NULL;
 	double small_ratio = NAN, big_ratio = NAN;
 	double small = NAN, big = NAN;
@@ -560,9 +556,9 @@ static int plot_family(const struct plot_sweep *s, const char *group, const char
 		return -1;
 	}
 	bname = pts[0]->e->r.has_baseline ? pts[0]->e->r.baseline_name : NULL;
-	sw = plot_curve(c, "swtee",
-			(struct bench_svg_style){.color = COLOR_SWTEE,
-						 .marker = BENCH_SVG_MARK_CIRCLE});
+	sw = plot_curve(
+	    c, "swtee",
+	    (struct bench_svg_style){.color = COLOR_SWTEE, .marker = BENCH_SVG_MARK_CIRCLE});
 	if (bname)
 		base = plot_curve(c, bname,
 				  (struct bench_svg_style){.color = COLOR_BASELINE,
@@ -590,10 +586,10 @@ static int plot_family(const struct plot_sweep *s, const char *group, const char
 		size_t vn = 0;
 		size_t j = 0;
 
-		if (strcmp(pt->family, family) || !pt->variant[0])
+		if (strcmp(pt->family, family) != 0 || !pt->variant[0])
 			continue;
-		for (j = 0; j < i && (strcmp(s->v[j].family, family) ||
-				      strcmp(s->v[j].variant, pt->variant));
+		for (j = 0; j < i && (strcmp(s->v[j].family, family) != 0 ||
+				      strcmp(s->v[j].variant, pt->variant) != 0);
 		     j++)
 			;
 		if (j < i)
@@ -615,16 +611,16 @@ static int plot_family(const struct plot_sweep *s, const char *group, const char
 		v++;
 		for (j = 0; j < vn; j++)
 			if (!vp[j]->e->r.skipped)
-				plot_curve_add(c, cur, vp[j]->size,
-					       plot_mb_s(vp[j]->e->r.value, vp[j]->e->r.unit,
-							 vp[j]->size));
+				plot_curve_add(
+				    c, cur, vp[j]->size,
+				    plot_mb_s(vp[j]->e->r.value, vp[j]->e->r.unit, vp[j]->size));
 	}
 	/* Published figures of the same algorithm on other hardware. */
 	for (i = 0; i < bench_seed_armory.n; i++) {
 		const struct bench_seed *sd = &bench_seed_armory.rows[i];
 		size_t j = 0;
 
-		if (strcmp(sd->key, family))
+		if (strcmp(sd->key, family) != 0)
 			continue;
 		snprintf(label, sizeof(label), "%s (other hardware)", sd->label);
 		cur = plot_curve(c, label,
@@ -644,12 +640,13 @@ static int plot_family(const struct plot_sweep *s, const char *group, const char
 	if (!pl)
 		goto out;
 	snprintf(pl->title, sizeof(pl->title), "%s: %s throughput by buffer size", group, family);
+	bench_svg_format(small_text, sizeof(small_text), small, BENCH_SVG_BYTES);
+	bench_svg_format(big_text, sizeof(big_text), big, BENCH_SVG_BYTES);
 	if (isfinite(small_ratio) && isfinite(big_ratio))
 		snprintf(pl->caption, sizeof(pl->caption),
 			 "%s through swtee against %s in the same run, by buffer size, one call "
-			 "per buffer: at %.0f bytes swtee costs %.2f times %s, at %.0f bytes "
-			 "%.2f times%s.",
-			 family, bname, small, small_ratio, bname, big, big_ratio,
+			 "per buffer: at %s swtee costs %.2f times %s, at %s %.2f times%s.",
+			 family, bname, small_text, small_ratio, bname, big_text, big_ratio,
 			 other ? "; the open, dashed curves are published figures from other "
 				 "hardware"
 			       : "");
@@ -710,10 +707,10 @@ static int plot_variant(const struct plot_sweep *s, const char *group, const cha
 		return -1;
 	}
 	for (i = 0; i < s->n; i++) {
-		if (strcmp(s->v[i].variant, variant))
+		if (strcmp(s->v[i].variant, variant) != 0)
 			continue;
-		for (j = 0; j < i && (strcmp(s->v[j].variant, variant) ||
-				      strcmp(s->v[j].family, s->v[i].family));
+		for (j = 0; j < i && (strcmp(s->v[j].variant, variant) != 0 ||
+				      strcmp(s->v[j].family, s->v[i].family) != 0);
 		     j++)
 			;
 		if (j < i)
@@ -735,7 +732,8 @@ static int plot_variant(const struct plot_sweep *s, const char *group, const cha
 				continue;
 			if (!first)
 				first = r;
-			if (!r->has_baseline || strcmp(r->baseline_name, first->baseline_name) ||
+			if (!r->has_baseline ||
+			    strcmp(r->baseline_name, first->baseline_name) != 0 ||
 			    r->baseline_value != first->baseline_value)
 				one_baseline = false;
 			plot_curve_add(c, cur, pts[j]->size, r->value);
@@ -811,7 +809,7 @@ static int plot_sweeps(const struct bench_run *run, struct bench_plots *out)
 	for (g = 0; g < run->nentries; g++) {
 		const char *group = run->entries[g].group;
 
-		for (j = 0; j < g && strcmp(run->entries[j].group, group); j++)
+		for (j = 0; j < g && strcmp(run->entries[j].group, group) != 0; j++)
 			;
 		if (j < g)
 			continue; /* done with its first entry */
@@ -822,7 +820,7 @@ static int plot_sweeps(const struct bench_run *run, struct bench_plots *out)
 
 			if (!pt->variant[0]) {
 				/* A family, drawn at its first point. */
-				for (j = 0; j < i && (strcmp(s.v[j].family, pt->family) ||
+				for (j = 0; j < i && (strcmp(s.v[j].family, pt->family) != 0 ||
 						      s.v[j].variant[0]);
 				     j++)
 					;
@@ -833,7 +831,7 @@ static int plot_sweeps(const struct bench_run *run, struct bench_plots *out)
 			/* A variant in a unit of time gets a plot of its own, once. */
 			if (plot_rate_scale(pt->e->r.unit) || !plot_time_scale(pt->e->r.unit))
 				continue;
-			for (j = 0; j < i && strcmp(s.v[j].variant, pt->variant); j++)
+			for (j = 0; j < i && strcmp(s.v[j].variant, pt->variant) != 0; j++)
 				;
 			if (j == i && plot_variant(&s, group, pt->variant, out))
 				goto out;
@@ -856,8 +854,8 @@ static const struct bench_xtest_figure *plot_xfigure(const struct bench_run *run
 	size_t i = 0;
 
 	for (i = 0; i < run->nxfigures; i++)
-		if (!strcmp(run->xfigures[i].case_id, case_id) &&
-		    !strcmp(run->xfigures[i].name, name))
+		if (strcmp(run->xfigures[i].case_id, case_id) == 0 &&
+		    strcmp(run->xfigures[i].name, name) == 0)
 			return &run->xfigures[i];
 	return NULL;
 }
@@ -895,15 +893,15 @@ static int plot_storage(const struct bench_run *run, struct bench_plots *out)
 	for (i = 0; i < PLOT_N(ops); i++) {
 		snprintf(label, sizeof(label), "swtee, %s (xtest %s)", ops[i].key,
 			 ops[i].case_id + strlen("benchmark_"));
-		cur = plot_curve(c, label,
-				 (struct bench_svg_style){.color = ops[i].color,
-							  .marker = plot_markers[i]});
+		cur = plot_curve(
+		    c, label,
+		    (struct bench_svg_style){.color = ops[i].color, .marker = plot_markers[i]});
 		for (k = 0; cur && k < PLOT_N(sizes); k++) {
 			const struct bench_xtest_figure *f = NULL;
 
 			snprintf(name, sizeof(name), "size_%.0f.speed", sizes[k]);
 			f = plot_xfigure(run, ops[i].case_id, name);
-			if (!f || strcmp(f->unit, "kB/s"))
+			if (!f || strcmp(f->unit, "kB/s") != 0)
 				continue;
 			plot_curve_add(c, cur, sizes[k], f->value);
 			if (i == 0 && sizes[k] == 1048576)
@@ -922,15 +920,15 @@ static int plot_storage(const struct bench_run *run, struct bench_plots *out)
 	for (i = 0; i < bench_seed_optee_storage.n; i++) {
 		const struct bench_seed *sd = &bench_seed_optee_storage.rows[i];
 
-		for (k = 0; k < PLOT_N(ops) && strcmp(ops[k].key, sd->key); k++)
+		for (k = 0; k < PLOT_N(ops) && strcmp(ops[k].key, sd->key) != 0; k++)
 			;
 		snprintf(label, sizeof(label), "%s (other hardware)", sd->label);
-		cur = plot_curve(c, label,
-				 (struct bench_svg_style){
-				     .color = k < PLOT_N(ops) ? ops[k].color : "#7f7f7f",
-				     .dashed = true,
-				     .hollow = true,
-				     .marker = plot_markers[k % PLOT_N(plot_markers)]});
+		cur = plot_curve(
+		    c, label,
+		    (struct bench_svg_style){.color = k < PLOT_N(ops) ? ops[k].color : "#7f7f7f",
+					     .dashed = true,
+					     .hollow = true,
+					     .marker = plot_markers[k % PLOT_N(plot_markers)]});
 		for (k = 0; cur && k < sd->n; k++) {
 			/* Both count a kB as 1024 bytes. */
 			plot_curve_add(c, cur, sd->x[k], sd->y[k]);
@@ -990,13 +988,13 @@ struct plot_bars {
 
 /* The series of b labelled label, new when there is none (NULL when b is full). */
 static struct bench_svg_series *plot_bar_series(struct plot_bars *b, const char *label,
-						 struct bench_svg_style style)
+						struct bench_svg_style style)
 {
 	size_t i = 0;
 	size_t k = 0;
 
 	for (i = 0; i < b->n; i++)
-		if (!strcmp(b->label[i], label))
+		if (strcmp(b->label[i], label) == 0)
 			return &b->s[i];
 	if (b->n == PLOT_SERIES_MAX)
 		return NULL;
@@ -1073,16 +1071,17 @@ static int plot_xtest_crypto(const struct bench_run *run, struct bench_plots *ou
 		fprintf(stderr, "swtee bench: out of memory\n");
 		return -1;
 	}
-	ours = plot_bar_series(b, "swtee (xtest)",
-			       (struct bench_svg_style){.color = COLOR_SWTEE});
-	theirs = plot_bar_series(
-	    b, "OP-TEE on i.MX6 (other hardware)",
-	    (struct bench_svg_style){.color = plot_other_colors[0], .dashed = true, .hollow = true});
+	ours = plot_bar_series(b, "swtee (xtest)", (struct bench_svg_style){.color = COLOR_SWTEE});
+	theirs =
+	    plot_bar_series(b, "OP-TEE on i.MX6 (other hardware)",
+			    (struct bench_svg_style){
+				.color = plot_other_colors[0], .dashed = true, .hollow = true});
 	for (i = 0; i < bench_seed_optee_crypto.n; i++) {
 		const struct bench_seed *sd = &bench_seed_optee_crypto.rows[i];
-		const struct bench_xtest_figure *f = plot_xfigure(run, sd->key, "crypto.throughput");
+		const struct bench_xtest_figure *f =
+		    plot_xfigure(run, sd->key, "crypto.throughput");
 
-		if (!f || strcmp(f->unit, "MiB/s"))
+		if (!f || strcmp(f->unit, "MiB/s") != 0)
 			continue;
 		snprintf(text, sizeof(text), "%s %s", sd->key + strlen("benchmark_"), sd->label);
 		cat = plot_bar_category(b, text);
@@ -1118,7 +1117,7 @@ static int plot_ecdsa(const struct bench_run *run, struct bench_plots *out)
 	struct bench_plot *pl = NULL;
 	struct bench_svg_axis axis = {
 	    .label = "operations per second (log)",
-	    .unit = "/s",
+	    .unit = "op/s",
 	    .scale = BENCH_SVG_LOG10,
 	    .format = BENCH_SVG_NUMBER,
 	    .min = NAN,
@@ -1145,8 +1144,7 @@ static int plot_ecdsa(const struct bench_run *run, struct bench_plots *out)
 			continue;
 		snprintf(label, sizeof(label), "ECDSA P-256 %s", ops[i]);
 		cat = plot_bar_category(b, label);
-		s = plot_bar_series(b, "swtee",
-				    (struct bench_svg_style){.color = COLOR_SWTEE});
+		s = plot_bar_series(b, "swtee", (struct bench_svg_style){.color = COLOR_SWTEE});
 		plot_bar_set(b, s, cat, e->r.value);
 		if (e->r.has_baseline) {
 			s = plot_bar_series(b, e->r.baseline_name,
@@ -1156,7 +1154,7 @@ static int plot_ecdsa(const struct bench_run *run, struct bench_plots *out)
 		for (k = 0; k < bench_seed_ecdsa.n; k++) {
 			const struct bench_seed *sd = &bench_seed_ecdsa.rows[k];
 
-			if (strcmp(sd->key, name))
+			if (strcmp(sd->key, name) != 0)
 				continue;
 			snprintf(label, sizeof(label), "%s (other hardware)", sd->label);
 			s = plot_bar_series(
@@ -1216,7 +1214,7 @@ static int plot_tpm(const struct bench_run *run, struct bench_plots *out)
 	for (i = 0; i < run->nentries; i++) {
 		const struct bench_entry *e = &run->entries[i];
 
-		if (strcmp(e->group, "tpm"))
+		if (strcmp(e->group, "tpm") != 0)
 			continue;
 		t = plot_time_scale(e->r.unit);
 		if (e->r.skipped || !t || !isfinite(e->r.value)) {
@@ -1225,7 +1223,8 @@ static int plot_tpm(const struct bench_run *run, struct bench_plots *out)
 			continue;
 		}
 		cat = plot_bar_category(b, e->r.name);
-		s = plot_bar_series(b, "fTPM (swtee)", (struct bench_svg_style){.color = COLOR_SWTEE});
+		s = plot_bar_series(b, "fTPM (swtee)",
+				    (struct bench_svg_style){.color = COLOR_SWTEE});
 		plot_bar_set(b, s, cat, e->r.value * t / 1e3);
 		if (e->r.has_baseline) {
 			snprintf(label, sizeof(label), "%s (same run)", e->r.baseline_name);
@@ -1236,7 +1235,7 @@ static int plot_tpm(const struct bench_run *run, struct bench_plots *out)
 		for (k = 0; k < bench_seed_tpm.n; k++) {
 			const struct bench_seed *sd = &bench_seed_tpm.rows[k];
 
-			if (strcmp(sd->key, e->r.name))
+			if (strcmp(sd->key, e->r.name) != 0)
 				continue;
 			snprintf(label, sizeof(label), "%s (other hardware)", sd->label);
 			s = plot_bar_series(
@@ -1249,8 +1248,9 @@ static int plot_tpm(const struct bench_run *run, struct bench_plots *out)
 		}
 	}
 	if (!b->ncat) {
-		ret = why ? plot_note(out, "tpm", "No TPM plot: the tpm group was skipped: %s.", why)
-			  : 0;
+		snprintf(label, sizeof(label), "No TPM plot: the tpm group was skipped: %s.",
+			 why ? why : "");
+		ret = why ? plot_note(out, "tpm", label) : 0;
 		goto out;
 	}
 	pl = plot_new(out, "tpm", "tpm", NULL);

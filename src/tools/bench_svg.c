@@ -21,7 +21,6 @@
 #define XY_HEIGHT 290.0
 #define XY_BELOW 50.0
 #define LEGEND_ROW 20.0
-#define LEGEND_COLS 2
 
 /* Bars: height of one bar, the space between bars and between categories. */
 #define BAR_H 14.0
@@ -236,7 +235,6 @@ static void svg_ticks_of(const struct svg_map *m, struct svg_ticks *t)
 {
 	double decades = m->thi - m->tlo;
 	double step = 0;
-	double v = 0;
 	long e0 = 0;
 	long e1 = 0;
 	long e = 0;
@@ -276,8 +274,10 @@ static void svg_ticks_of(const struct svg_map *m, struct svg_ticks *t)
 	case BENCH_SVG_LINEAR:
 	default:
 		step = svg_nice_step(m->hi - m->lo, 6);
-		for (v = ceil(m->lo / step) * step; v <= m->hi + step * 1e-9; v += step)
-			svg_tick_add(t, m, fabs(v) < step * 1e-9 ? 0 : v, true);
+		e0 = (long)ceil(m->lo / step - 1e-9);
+		e1 = (long)floor(m->hi / step + 1e-9);
+		for (e = e0; e <= e1 && e - e0 < SVG_TICKS_MAX; e++)
+			svg_tick_add(t, m, (double)e * step, true);
 		break;
 	}
 }
@@ -351,45 +351,73 @@ static void svg_line_attrs(FILE *f, const struct bench_svg_style *st)
 		st->dashed ? " stroke-dasharray=\"6 4\"" : "");
 }
 
-/* The legend's rows from y down; returns the height they take. */
-static double svg_legend(FILE *f, const struct bench_svg_series *s, size_t n, double x0,
-			 double width, double y)
+/* Two columns when every label fits in half of width, else one. */
+static size_t svg_legend_cols(const struct bench_svg_series *s, size_t n, double width)
 {
-	double col = width / LEGEND_COLS;
-	size_t shown = 0;
+	size_t longest = 0;
 	size_t i = 0;
 
-	for (i = 0; i < n; i++) {
-		double x = 0;
-		double ly = 0;
-
-		if (!s[i].label || !*s[i].label)
-			continue;
-		x = x0 + (double)(shown % LEGEND_COLS) * col;
-		ly = y + (double)(shown / LEGEND_COLS) * LEGEND_ROW + LEGEND_ROW / 2;
-		fprintf(f, "<path d=\"M%.1f %.1fH%.1f\"", x, ly, x + 26);
-		svg_line_attrs(f, &s[i].style);
-		fputs("/>\n", f);
-		if (s[i].style.marker != BENCH_SVG_MARK_NONE)
-			svg_marker(f, &s[i].style, x + 13, ly, NULL);
-		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" dominant-baseline=\"middle\" fill=\"%s\">",
-			x + 34, ly + 0.5, INK);
-		bench_svg_text(f, s[i].label);
-		fputs("</text>\n", f);
-		shown++;
-	}
-	return (double)((shown + LEGEND_COLS - 1) / LEGEND_COLS) * LEGEND_ROW;
+	for (i = 0; i < n; i++)
+		if (s[i].label && strlen(s[i].label) > longest)
+			longest = strlen(s[i].label);
+	return (double)longest * SVG_CHAR_W + 44 <= width / 2 ? 2 : 1;
 }
 
-static size_t svg_legend_rows(const struct bench_svg_series *s, size_t n)
+static size_t svg_legend_rows(const struct bench_svg_series *s, size_t n, double width)
 {
+	size_t cols = svg_legend_cols(s, n, width);
 	size_t shown = 0;
 	size_t i = 0;
 
 	for (i = 0; i < n; i++)
 		if (s[i].label && *s[i].label)
 			shown++;
-	return (shown + LEGEND_COLS - 1) / LEGEND_COLS;
+	return (shown + cols - 1) / cols;
+}
+
+/*
+ * The legend's rows from y down: each series' line and marker, or a
+ * swatch of its bar when bars.
+ */
+static void svg_legend(FILE *f, const struct bench_svg_series *s, size_t n, double x0, double width,
+		       double y, bool bars)
+{
+	size_t cols = svg_legend_cols(s, n, width);
+	double col = width / (double)cols;
+	size_t shown = 0;
+	size_t i = 0;
+
+	for (i = 0; i < n; i++) {
+		const struct bench_svg_style *st = &s[i].style;
+		size_t row = 0;
+		double x = 0;
+		double ly = 0;
+
+		if (!s[i].label || !*s[i].label)
+			continue;
+		row = shown / cols;
+		x = x0 + (double)(shown % cols) * col;
+		ly = y + (double)row * LEGEND_ROW + LEGEND_ROW / 2;
+		if (bars) {
+			fprintf(
+			    f,
+			    "<rect x=\"%.1f\" y=\"%.1f\" width=\"24\" height=\"11\" fill=\"%s\" "
+			    "fill-opacity=\"%s\" stroke=\"%s\"%s/>\n",
+			    x + 1, ly - 5.5, st->color, st->hollow ? "0.28" : "0.9", st->color,
+			    st->dashed ? " stroke-dasharray=\"4 3\"" : "");
+		} else {
+			fprintf(f, "<path d=\"M%.1f %.1fH%.1f\"", x, ly, x + 26);
+			svg_line_attrs(f, st);
+			fputs("/>\n", f);
+			if (st->marker != BENCH_SVG_MARK_NONE)
+				svg_marker(f, st, x + 13, ly, NULL);
+		}
+		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" dominant-baseline=\"middle\" fill=\"%s\">",
+			x + 34, ly + 0.5, INK);
+		bench_svg_text(f, s[i].label);
+		fputs("</text>\n", f);
+		shown++;
+	}
 }
 
 /* Vertical gridlines and labels of a horizontal axis from y0 to y1, labels below y1. */
@@ -494,7 +522,8 @@ int bench_svg_xy(FILE *f, const struct bench_svg_xy *p)
 	my.p0 = bottom;
 	my.p1 = XY_TOP;
 
-	h = bottom + XY_BELOW + (double)svg_legend_rows(p->series, p->nseries) * LEGEND_ROW + 8;
+	h = bottom + XY_BELOW +
+	    (double)svg_legend_rows(p->series, p->nseries, right - XY_LEFT) * LEGEND_ROW + 8;
 	svg_open(f, p->id, p->title, h);
 	svg_xgrid(f, &mx, XY_TOP, bottom);
 	svg_ygrid(f, &my, XY_LEFT, right);
@@ -550,7 +579,7 @@ int bench_svg_xy(FILE *f, const struct bench_svg_xy *p)
 		}
 	}
 	fputs("</g>\n", f);
-	svg_legend(f, p->series, p->nseries, XY_LEFT, right - XY_LEFT, bottom + XY_BELOW);
+	svg_legend(f, p->series, p->nseries, XY_LEFT, right - XY_LEFT, bottom + XY_BELOW, false);
 	fputs("</svg>\n", f);
 	return 0;
 }
@@ -584,13 +613,17 @@ static void svg_bar(FILE *f, const struct svg_map *m, const struct bench_svg_bar
 	char title[2 * SVG_TEXT_MAX];
 	double x1 = fmax(svg_px(m, v), m->p0 + 1);
 
-	snprintf(label, sizeof(label), "%.3g%s%s", v, b->value.unit ? " " : "",
-		 b->value.unit ? b->value.unit : "");
+	bench_svg_format(label, sizeof(label), v, b->value.format);
+	if (b->value.unit) {
+		size_t len = strlen(label);
+
+		snprintf(label + len, sizeof(label) - len, " %s", b->value.unit);
+	}
 	snprintf(title, sizeof(title), "%s, %s: %s", category, se->label ? se->label : "", label);
 	fprintf(f,
 		"<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\" "
 		"fill-opacity=\"%s\" stroke=\"%s\"%s><title>",
-		m->p0, y, x1 - m->p0, BAR_H, se->style.color, se->style.hollow ? "0.18" : "0.9",
+		m->p0, y, x1 - m->p0, BAR_H, se->style.color, se->style.hollow ? "0.28" : "0.9",
 		se->style.color, se->style.dashed ? " stroke-dasharray=\"4 3\"" : "");
 	bench_svg_text(f, title);
 	fputs("</title></rect>\n", f);
@@ -621,7 +654,8 @@ int bench_svg_bars(FILE *f, const struct bench_svg_bars *b)
 			longest = strlen(b->categories[c]);
 		bottom += svg_bars_group_h(b, c);
 	}
-	left = fmin(fmax((double)longest * SVG_CHAR_W + 18, 110), 300);
+	/* Category labels are bold: wider than SVG_CHAR_W. */
+	left = fmin(fmax((double)longest * SVG_CHAR_W * 1.12 + 20, 110), 330);
 	for (s = 0; s < b->nseries; s++) {
 		for (c = 0; c < b->ncategories && c < b->series[s].n; c++) {
 			double v = b->series[s].y[c];
@@ -642,7 +676,8 @@ int bench_svg_bars(FILE *f, const struct bench_svg_bars *b)
 	m.p0 = left;
 	m.p1 = right;
 
-	h = bottom + 42 + (double)svg_legend_rows(b->series, b->nseries) * LEGEND_ROW + 8;
+	h = bottom + 42 +
+	    (double)svg_legend_rows(b->series, b->nseries, SVG_W - 24 - 40) * LEGEND_ROW + 8;
 	svg_open(f, b->id, b->title, h);
 	svg_xgrid(f, &m, BAR_TOP - 8, bottom);
 	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" fill=\"%s\">",
@@ -699,7 +734,7 @@ int bench_svg_bars(FILE *f, const struct bench_svg_bars *b)
 			fputs("</text>\n", f);
 		}
 	}
-	svg_legend(f, b->series, b->nseries, left, right - left, bottom + 42);
+	svg_legend(f, b->series, b->nseries, 40, SVG_W - 24 - 40, bottom + 42, true);
 	fputs("</svg>\n", f);
 	return 0;
 }

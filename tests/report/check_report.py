@@ -116,6 +116,35 @@ def check_results(report):
     return doc
 
 
+def same_json(a, b):
+    if isinstance(a, float) or isinstance(b, float):
+        return isinstance(a, (int, float)) and isinstance(b, (int, float)) and \
+            abs(a - b) <= 1e-5 * max(abs(a), abs(b))
+    if isinstance(a, dict):
+        return isinstance(b, dict) and a.keys() == b.keys() and \
+            all(same_json(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return isinstance(b, list) and len(a) == len(b) and \
+            all(same_json(x, y) for x, y in zip(a, b))
+    return a == b
+
+
+def check_round_trip(bindir, report, doc):
+    """swtee bench --from results.json --json gives the results back as they were."""
+    res = subprocess.run([os.path.join(bindir, "swtee"), "bench", "--from",
+                          os.path.join(report, "results.json"), "--json"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=60)
+    if res.returncode != 0:
+        fail("swtee bench --from results.json failed: %s" % res.stderr.strip())
+    back = json.loads(res.stdout)
+    for a, b in zip(doc["results"], back):
+        if not same_json(a, b):
+            fail("--from changed %s/%s:\n  %s\n  %s" % (a["group"], a["name"], a, b))
+    if len(back) != len(doc["results"]):
+        fail("--from read %d results of %d" % (len(back), len(doc["results"])))
+    print("swtee bench --from results.json: every result read back unchanged")
+
+
 # ---- SVG ----
 
 def check_svg(path):
@@ -317,12 +346,12 @@ def check_browser(report, screenshot, slice_height=0, width=1280):
             "--no-first-run", "--no-default-browser-check", "--disable-extensions",
             "--disable-dev-shm-usage", "--user-data-dir=" + profile,
             "--remote-debugging-pipe", "about:blank"]
-    # The pipe must be fds 3 (commands in) and 4 (replies out): the shell puts it there
+    # The pipe must be fds 3 (commands in) and 4 (replies out): bash puts it there
     # from fds above 9, which cannot be 3 or 4 themselves.
     shell = 'exec "$@" 3<&%d 4>&%d %d<&- %d>&-' % (to_chrome_r, from_chrome_w, to_chrome_r,
                                                     from_chrome_w)
     log = open(os.path.join(profile, "stderr.log"), "w")
-    proc = subprocess.Popen(["sh", "-c", shell, "sh"] + args, pass_fds=(to_chrome_r,
+    proc = subprocess.Popen(["bash", "-c", shell, "bash"] + args, pass_fds=(to_chrome_r,
                             from_chrome_w), stdout=log, stderr=log)
     os.close(to_chrome_r)
     os.close(from_chrome_w)
@@ -400,7 +429,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--report", required=True, help="the report directory")
     ap.add_argument("--generate", action="store_true", help="write the report first")
-    ap.add_argument("--bin", help="the build's bin/ (with --generate)")
+    ap.add_argument("--bin", help="the build's bin/: to write the report (--generate) and "
+                    "to read it back")
     ap.add_argument("--state", help="state directory of the TEE (with --generate)")
     ap.add_argument("--screenshot", help="where the PNG goes (default: REPORT/screenshot.png)")
     ap.add_argument("--xtest-json", action="append", default=[],
@@ -417,6 +447,8 @@ def main():
             generate(a.bin, a.report, a.state or os.path.join(a.report, "state"), xj)
             a.xtest_json.append(xj)
         doc = check_results(a.report)
+        if a.bin:
+            check_round_trip(a.bin, a.report, doc)
         for x in a.xtest_json:
             with open(x) as f:
                 validate(json.load(f), "xtest.schema.json", x)

@@ -193,8 +193,7 @@ bool adbg_json_write(const char *path, const struct adbg_suite_result *suites, s
 		free(tmp);
 		return false;
 	}
-	fprintf(f, "{\"format\": \"swtee-xtest/1\", \"level\": %d,\n \"suites\": [",
-		xtest_level());
+	fprintf(f, "{\"format\": \"swtee-xtest/1\", \"level\": %d,\n \"suites\": [", xtest_level());
 	for (s = 0; s < n_suites; s++) {
 		const struct adbg_suite_result *res = &suites[s];
 
