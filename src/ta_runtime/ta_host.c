@@ -4,6 +4,7 @@
  * and the pages of the runtime and its libraries are shared by all of them.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -38,6 +39,26 @@ static void report_exits(int zfd)
 	}
 }
 
+/*
+ * The control socket takes the lowest free descriptor, below every session
+ * socket to come. A process that dies closes its descriptors in ascending
+ * order, so the core sees the instance gone before any client can act on
+ * its session's end: a client that opens again at once gets a new instance,
+ * not the dying one.
+ */
+static int lowest_fd(int fd)
+{
+	int low = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+
+	if (low < 0 || low > fd) {
+		if (low >= 0)
+			close(low);
+		return fd;
+	}
+	close(fd);
+	return low;
+}
+
 static void fork_instance(int zfd, int sfd, uint32_t tag, int ctl_fd)
 {
 	uint8_t out[12];
@@ -52,7 +73,7 @@ static void fork_instance(int zfd, int sfd, uint32_t tag, int ctl_fd)
 		sigprocmask(SIG_SETMASK, &none, NULL);
 		signal(SIGCHLD, SIG_DFL);
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		rt_instance_main(ctl_fd);
+		rt_instance_main(lowest_fd(ctl_fd));
 	}
 	close(ctl_fd);
 	buf_writer_init(&w, out, sizeof(out));
