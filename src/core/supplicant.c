@@ -203,9 +203,103 @@ err:
 	return -1;
 }
 
+/*
+ * Verified images, kept as their sealed ELF memfd: a TA file the supplicant
+ * hands over again unchanged (same device, inode, size, modification and
+ * change times; the change time is the kernel's, not the file owner's to
+ * set) is not read and verified again. What is served from here is always
+ * bytes the core verified itself.
+ */
+#define IMAGE_CACHE 16
+
+struct image_key {
+	struct swtee_uuid uuid;
+	dev_t dev;
+	ino_t ino;
+	off_t size;
+	struct timespec mtime;
+	struct timespec ctime;
+};
+
+struct image_entry {
+	struct image_key key;
+	int elf_fd; /* -1 when the slot is free */
+	uint32_t flags;
+	uint64_t used;
+};
+
+static struct image_entry image_cache[IMAGE_CACHE] = {
+	[0 ... IMAGE_CACHE - 1] = { .elf_fd = -1 },
+};
+static uint64_t image_clock;
+
+static bool image_key_of(int fd, const struct swtee_uuid *uuid, struct image_key *k)
+{
+	struct stat st;
+
+	memset(k, 0, sizeof(*k));
+	if (fstat(fd, &st))
+		return false;
+	k->uuid = *uuid;
+	k->dev = st.st_dev;
+	k->ino = st.st_ino;
+	k->size = st.st_size;
+	k->mtime = st.st_mtim;
+	k->ctime = st.st_ctim;
+	return true;
+}
+
+static bool image_key_equal(const struct image_key *a, const struct image_key *b)
+{
+	return uuid_equal(&a->uuid, &b->uuid) && a->dev == b->dev && a->ino == b->ino &&
+	       a->size == b->size && a->mtime.tv_sec == b->mtime.tv_sec &&
+	       a->mtime.tv_nsec == b->mtime.tv_nsec && a->ctime.tv_sec == b->ctime.tv_sec &&
+	       a->ctime.tv_nsec == b->ctime.tv_nsec;
+}
+
+/* A descriptor of the cached ELF for k, or -1. */
+static int image_cache_get(const struct image_key *k, uint32_t *flags)
+{
+	for (size_t i = 0; i < IMAGE_CACHE; i++) {
+		struct image_entry *e = &image_cache[i];
+
+		if (e->elf_fd < 0 || !image_key_equal(&e->key, k))
+			continue;
+		e->used = ++image_clock;
+		*flags = e->flags;
+		return fcntl(e->elf_fd, F_DUPFD_CLOEXEC, 3);
+	}
+	return -1;
+}
+
+static void image_cache_put(const struct image_key *k, int elf_fd, uint32_t flags)
+{
+	struct image_entry *victim = &image_cache[0];
+
+	for (size_t i = 0; i < IMAGE_CACHE; i++) {
+		struct image_entry *e = &image_cache[i];
+
+		/* A TA updated on disk replaces its older image. */
+		if (e->elf_fd >= 0 && uuid_equal(&e->key.uuid, &k->uuid)) {
+			victim = e;
+			break;
+		}
+		if (e->elf_fd < 0 || e->used < victim->used)
+			victim = e;
+	}
+	if (victim->elf_fd >= 0)
+		close(victim->elf_fd);
+	victim->key = *k;
+	victim->flags = flags;
+	victim->used = ++image_clock;
+	victim->elf_fd = fcntl(elf_fd, F_DUPFD_CLOEXEC, 3);
+}
+
 uint32_t supplicant_load_ta(struct core *c, const struct swtee_uuid *uuid, int *elf_fd,
 			    uint32_t *flags)
 {
+	struct image_key key;
+	bool keyed = false;
 	char name[SWTEE_UUID_STR_LEN];
 	char why[256] = "";
 	struct ta_image_info info;
@@ -223,6 +317,14 @@ uint32_t supplicant_load_ta(struct core *c, const struct swtee_uuid *uuid, int *
 		if (res == TEEC_ERROR_ITEM_NOT_FOUND)
 			log_info("TA %s: no such TA on the TA path", name);
 		return res;
+	}
+	keyed = image_key_of(file_fd, uuid, &key);
+	if (keyed) {
+		*elf_fd = image_cache_get(&key, flags);
+		if (*elf_fd >= 0) {
+			close(file_fd);
+			return TEEC_SUCCESS;
+		}
 	}
 	res = read_image(file_fd, &img, &len);
 	close(file_fd);
@@ -244,6 +346,8 @@ uint32_t supplicant_load_ta(struct core *c, const struct swtee_uuid *uuid, int *
 		goto out;
 	}
 	*flags = info.flags;
+	if (keyed)
+		image_cache_put(&key, *elf_fd, info.flags);
 	log_debug("TA %s: image verified (version %u, flags 0x%x)", name, info.ta_version,
 		  info.flags);
 	res = TEEC_SUCCESS;

@@ -201,15 +201,19 @@ out:
 	return rc;
 }
 
+/* The address space of a spare; the TA and its libraries fit in the slack. */
+static uint64_t spare_vm;
+
 int rt_sandbox_prepare(void)
 {
+	spare_vm = vm_size();
 	return allowlist_compile();
 }
 
 const char *rt_sandbox_enter(uint32_t data_size, uint32_t stack_size)
 {
 	struct sigaction sa = { .sa_sigaction = on_sigsys, .sa_flags = SA_SIGINFO };
-	uint64_t as = vm_size();
+	uint64_t as = spare_vm;
 	bool ns = false;
 
 	if (getenv("SWTEE_TA_NO_SANDBOX"))

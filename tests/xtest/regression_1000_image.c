@@ -165,6 +165,27 @@ static void xtest_tee_test_1008(ADBG_Case_t *c)
 	if (ADBG_EXPECT_TEEC_SUCCESS(c, xtest_teec_open_session(&s, &basic_uuid, NULL, &orig)))
 		TEEC_CloseSession(&s);
 	Do_ADBG_EndSubCase(c, NULL);
+
+	Do_ADBG_BeginSubCase(c, "An image loaded once, then altered in place, is refused");
+	{
+		char path[PATH_MAX];
+
+		snprintf(path, sizeof(path), "%s/" BASIC_NAME ".ta", dir);
+		if (ADBG_EXPECT_TRUE(c, write_file(path, img, len)) &&
+		    ADBG_EXPECT_TEEC_SUCCESS(
+			    c, xtest_teec_open_session(&s, &basic_uuid, NULL, &orig))) {
+			TEEC_CloseSession(&s);
+			/* Same file, same inode, same size: only the bytes change. */
+			memcpy(bad, img, len);
+			bad[elf_off + 100] ^= 0x01;
+			if (ADBG_EXPECT_TRUE(c, write_file(path, bad, len)))
+				ADBG_EXPECT_TEEC_RESULT(
+					c, TEEC_ERROR_SECURITY,
+					xtest_teec_open_session(&s, &basic_uuid, NULL, &orig));
+		}
+		unlink(path);
+	}
+	Do_ADBG_EndSubCase(c, NULL);
 out:
 	free(bad);
 	free(img);
