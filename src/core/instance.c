@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -476,6 +477,35 @@ out:
 	return in;
 }
 
+/*
+ * Is the instance's process on its way out? A dying process may release its
+ * session sockets before its control socket, so a client can see a crash and
+ * ask again before the core has read the end of the control socket. The
+ * kernel marks the task exiting (PF_EXITING in /proc/PID/stat) before it
+ * releases any of them.
+ */
+static bool instance_exiting(const struct instance *in)
+{
+	char path[64];
+	char line[1024];
+	const char *p = NULL;
+	unsigned long flags = 0;
+	bool exiting = false;
+	FILE *f = NULL;
+
+	if (in->pid <= 0)
+		return false;
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)in->pid);
+	f = fopen(path, "re");
+	if (!f)
+		return true;
+	if (fgets(line, sizeof(line), f) && (p = strrchr(line, ')')) &&
+	    sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %lu", &flags) == 1)
+		exiting = (flags & 0x4) != 0; /* PF_EXITING */
+	fclose(f);
+	return exiting;
+}
+
 /* Does from hold, directly or through other TAs, a session on to? */
 static bool instance_reaches(const struct core *c, const struct instance *from,
 			     const struct instance *to, unsigned int depth)
@@ -507,6 +537,11 @@ uint32_t instance_open_session(struct core *c, struct client *cl, struct instanc
 	*session_id = 0;
 	if (in && !instance_drain(c, in))
 		in = NULL;
+	if (in && instance_exiting(in)) {
+		/* It is going: its control socket will close any moment now. */
+		in->destroying = true;
+		in = NULL;
+	}
 	if (in && in->destroying)
 		in = NULL;
 	/*
