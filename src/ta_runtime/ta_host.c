@@ -39,26 +39,6 @@ static void report_exits(int zfd)
 	}
 }
 
-/*
- * The control socket takes the lowest free descriptor, below every session
- * socket to come. A process that dies closes its descriptors in ascending
- * order, so the core sees the instance gone before any client can act on
- * its session's end: a client that opens again at once gets a new instance,
- * not the dying one.
- */
-static int lowest_fd(int fd)
-{
-	int low = fcntl(fd, F_DUPFD_CLOEXEC, 0);
-
-	if (low < 0 || low > fd) {
-		if (low >= 0)
-			close(low);
-		return fd;
-	}
-	close(fd);
-	return low;
-}
-
 static void fork_instance(int zfd, int sfd, uint32_t tag, int ctl_fd)
 {
 	uint8_t out[12];
@@ -73,7 +53,7 @@ static void fork_instance(int zfd, int sfd, uint32_t tag, int ctl_fd)
 		sigprocmask(SIG_SETMASK, &none, NULL);
 		signal(SIGCHLD, SIG_DFL);
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		rt_instance_main(lowest_fd(ctl_fd));
+		rt_instance_main(ctl_fd);
 	}
 	close(ctl_fd);
 	buf_writer_init(&w, out, sizeof(out));
@@ -154,7 +134,7 @@ int main(int argc, char **argv)
 	log_init("swteed", LOG_LVL_INFO);
 	if (argc > 1 && !strcmp(argv[1], "--instance"))
 		return rt_debug_instance_main(argc, argv);
-	if (argc != 3 || strcmp(argv[1], "--zygote")) {
+	if (argc != 3 || strcmp(argv[1], "--zygote") != 0) {
 		fprintf(stderr, "swtee-ta-host is started by swteed, not by hand\n");
 		return 2;
 	}
