@@ -2,6 +2,7 @@
 #   make          build (build/)
 #   make run      build, then xtest's regression and benchmark suites on a private TEE
 #   make test     build, then the whole test suite, plain and under ASan+UBSan
+#   make check    cppcheck and clang-tidy, both clean (.cppcheck-suppressions, .clang-tidy)
 #   make install  PREFIX=/usr/local
 # Missing Debian packages are installed when run as root; otherwise the
 # command to install them is printed.
@@ -15,7 +16,7 @@ PREFIX ?= /usr/local
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
 DEBIAN_PACKAGES := gcc make cmake pkg-config openssl libssl-dev libseccomp-dev libmbedtls-dev\
-	cppcheck clang-tidy libjson-c-dev python3 clang libclang-rt-14-dev llvm \
+	cppcheck clang-tidy valgrind libjson-c-dev python3 clang libclang-rt-14-dev llvm \
 	libtpms-dev swtpm swtpm-tools tpm2-tools libtss2-tcti-mssim0 libtss2-tcti-swtpm0 libtss2-dev
 
 # What the report's test needs (tests/report): a browser to open it, a JSON Schema validator.
@@ -102,8 +103,13 @@ check: build
 		--suppress=missingIncludeSystem --suppressions-list=.cppcheck-suppressions \
 		--error-exitcode=1 src/ tests/ ta/ examples/
 	cmake -S . -B $(BUILD) -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >/dev/null
-	run-clang-tidy -p $(BUILD) -quiet src/ > $(BUILD)/clang-tidy.log 2>&1 || \
-		{ grep -E ': (warning|error):' $(BUILD)/clang-tidy.log | sort -u; exit 1; }
+	@# run-clang-tidy always colours its output: the log is kept without the escapes.
+	run-clang-tidy -j$(JOBS) -p $(BUILD) -quiet src/ > $(BUILD)/clang-tidy.raw 2>&1; \
+		r=$$?; sed 's/\x1b\[[0-9;]*m//g' $(BUILD)/clang-tidy.raw > $(BUILD)/clang-tidy.log; \
+		rm -f $(BUILD)/clang-tidy.raw; [ $$r = 0 ] || { \
+		grep -E ': (warning|error):' $(BUILD)/clang-tidy.log | sort -u; \
+		echo "check: clang-tidy failed; the paths to each finding are in $(BUILD)/clang-tidy.log"; \
+		exit 1; }
 	@echo "check: cppcheck and clang-tidy are clean"
 
 # Long load: 64 clients x 4 sessions x 5000 invokes with memrefs, on a

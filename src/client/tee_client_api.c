@@ -60,9 +60,9 @@ TEEC_Result TEEC_InitializeContext(const char *name, TEEC_Context *context)
 		if (strlen(name) >= sizeof(path))
 			return TEEC_ERROR_ITEM_NOT_FOUND;
 		strcpy(path, name);
-	} else if (name && strcmp(name, "swtee") && strcmp(name, "optee-tz")) {
-		return TEEC_ERROR_ITEM_NOT_FOUND;
-	} else if (paths_default_socket(path, sizeof(path))) {
+	} else if ((name && strcmp(name, "swtee") != 0 && strcmp(name, "optee-tz") != 0) ||
+		   paths_default_socket(path, sizeof(path))) {
+		/* Another TEE's name, or no default socket path. */
 		return TEEC_ERROR_ITEM_NOT_FOUND;
 	}
 	if (strlen(path) >= sizeof(sa.sun_path))

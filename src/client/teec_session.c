@@ -39,9 +39,11 @@ uint32_t teec_session_register(struct teec_session *s)
 	}
 	if (table_cap < UINT32_MAX / 2) {
 		size_t ncap = table_cap ? table_cap * 2 : 16;
+		/* NOLINTNEXTLINE(bugprone-sizeof-expression): a table of pointers, by design. */
 		struct teec_session **t = realloc(table, ncap * sizeof(*t));
 
 		if (t) {
+			/* NOLINTNEXTLINE(bugprone-sizeof-expression): as above. */
 			memset(t + table_cap, 0, (ncap - table_cap) * sizeof(*t));
 			table = t;
 			table[table_cap] = s;

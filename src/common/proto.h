@@ -18,6 +18,7 @@
  *   swteed  <-> supplicant   TA file loading, and REE FS channels for the
  *                            trusted storage (ciphertext and opaque names)
  *   TA instance <-> swteed   the storage channel of an instance
+ *   TA instance <-> swteed <-> supplicant   the socket channel of an instance
  */
 #ifndef SWTEE_PROTO_H
 #define SWTEE_PROTO_H
@@ -87,6 +88,14 @@
 #define MSG_CTL_STORAGE 0x0391	   /* (none) */
 #define MSG_CTL_STORAGE_RSP 0x0311 /* result:u32 [fds: channel socket, bulk memfd] */
 
+/*
+ * GP Sockets: the instance asks once for its socket channel, a socket served
+ * by a core thread of its own that checks every request against the policy
+ * and the instance's limits and relays it to the supplicant (see MSG_SOCK_*).
+ */
+#define MSG_CTL_SOCKET 0x0392	  /* (none) */
+#define MSG_CTL_SOCKET_RSP 0x0312 /* result:u32 [fd: channel socket] */
+
 /* core -> zygote */
 #define MSG_ZYG_FORK 0x0401 /* tag:u32 [fd: the new instance's control socket] */
 /* zygote -> core */
@@ -154,6 +163,7 @@
  *   FS_OP_LIST     name                           (the names after it, sorted, into the
  *                                                  window NUL-separated; len 0: from the first)
  *   FS_OP_ZERO     name off:u64 len:u32           (writes zeros)
+ *   FS_OP_WRITEOUT name off:u64 len:u32           (starts writeback; a hint)
  * where name is len:u8 and the characters. Reply: result:u32 (FS_RES_*)
  * failed:u32 (the index of the op that failed) then for every op run, its
  * count:u32 (bytes read, copied or listed; 0 otherwise).
@@ -170,6 +180,7 @@
 #define FS_OP_MKDIR 8
 #define FS_OP_LIST 9
 #define FS_OP_ZERO 10
+#define FS_OP_WRITEOUT 11
 #define FS_RES_OK 0
 #define FS_RES_NOENT 1
 #define FS_RES_NOSPC 2
@@ -179,6 +190,59 @@
 #define PROTO_FS_NAME_MAX 40
 #define PROTO_FS_DIR_LEN 32
 #define PROTO_FS_OPS_MAX 64
+
+/*
+ * core -> supplicant, on the main connection: a socket channel for one TA
+ * instance, served on a thread of its own. No reply. The supplicant owns the
+ * network sockets of the channel; it closes them all when the channel ends.
+ */
+#define MSG_SUPP_SOCK_CHANNEL 0x0503 /* [fd: channel socket] */
+
+/*
+ * GP Sockets, on a socket channel: one request, one MSG_SOCK_RSP (result:u32
+ * first), except MSG_SOCK_CANCEL, which may follow a request still running
+ * and has no answer of its own (the running call answers, TEE_ERROR_CANCEL
+ * when it stopped), and MSG_SOCK_CLOSE_ALL (core -> supplicant, no answer).
+ * These channels alone carry up to PROTO_SOCK_DATA_MAX bytes of data inline,
+ * so their messages may be up to PROTO_SOCK_MSG_MAX long. host is
+ * len:u32 (1..PROTO_SOCK_HOST_MAX) and the characters, no NUL. addr is
+ * family:u32 (PROTO_SOCK_INET4/6) then 16 bytes (an IPv4 address in the
+ * first 4). timeout is in ms, 0xffffffff for none.
+ *
+ * instance -> core
+ *   OPEN    proto:u32 ipver:u32 port:u32 host          -> handle:u32
+ *   SEND    handle:u32 timeout:u32 len:u32 data        -> sent:u32
+ *   RECV    handle:u32 timeout:u32 len:u32             -> len:u32 data
+ *   CLOSE   handle:u32
+ *   IOCTL   handle:u32 cmd:u32 len:u32 data            -> len:u32 data
+ *   CANCEL  (none)
+ * core -> supplicant (host names are resolved first, then checked)
+ *   RESOLVE proto:u32 ipver:u32 host                   -> n:u32 n * addr
+ *   CONNECT proto:u32 port:u32 timeout:u32 n:u32 n*addr -> handle:u32 index:u32
+ *   SEND, RECV, CLOSE as above; CANCEL; CLOSE_ALL
+ *   SETPEER handle:u32 addr port:u32 (UDP: the datagram peer)
+ *   SETBUF  handle:u32 which:u32 (0 receive, 1 send) size:u32
+ */
+#define MSG_SOCK_OPEN 0x0801
+#define MSG_SOCK_SEND 0x0802
+#define MSG_SOCK_RECV 0x0803
+#define MSG_SOCK_CLOSE 0x0804
+#define MSG_SOCK_IOCTL 0x0805
+#define MSG_SOCK_CANCEL 0x0806
+#define MSG_SOCK_RESOLVE 0x0807
+#define MSG_SOCK_CONNECT 0x0808
+#define MSG_SOCK_SETPEER 0x0809
+#define MSG_SOCK_SETBUF 0x080a
+#define MSG_SOCK_CLOSE_ALL 0x080b
+#define MSG_SOCK_RSP 0x0881
+
+#define PROTO_SOCK_DATA_MAX (64u * 1024)
+#define PROTO_SOCK_MSG_MAX (PROTO_SOCK_DATA_MAX + 64)
+#define PROTO_SOCK_HOST_MAX 255
+#define PROTO_SOCK_ADDRS_MAX 8
+#define PROTO_SOCK_INET4 4
+#define PROTO_SOCK_INET6 6
+#define PROTO_SOCK_NO_TIMEOUT 0xffffffffu
 
 /*
  * The per-session control page, a 4 KiB memfd the client makes and maps and

@@ -148,6 +148,15 @@ void storage_fini(void);
 void storage_ctl_request(struct core *c, struct instance *in, struct buf_reader *r,
 			 struct msg_fds *fds);
 
+/* sockets/relay.c: the GP Sockets API (see src/core/sockets/sockets.h) */
+/* MSG_CTL_SOCKET: the instance's socket channel. */
+void sockets_ctl_request(struct core *c, struct instance *in, struct buf_reader *r,
+			 struct msg_fds *fds);
+/* Ends every socket channel; the supplicant closes their sockets. */
+void sockets_fini(void);
+/* sockets/policy.c: replaces the default (loopback only) with path's rules. */
+int sock_policy_load(const char *path);
+
 /* ta_request.c: requests instances make of the core */
 void ta_request_dispatch(struct core *c, struct instance *in, uint32_t type,
 			 struct buf_reader *r, struct msg_fds *fds);

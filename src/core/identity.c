@@ -64,7 +64,7 @@ void identity_capture(const struct ucred *cred, struct client_facts *f)
 		char *p = line + 7;
 		char *e = NULL;
 
-		if (strncmp(line, "Groups:", 7))
+		if (strncmp(line, "Groups:", 7) != 0)
 			continue;
 		while (f->ngroups < CLIENT_MAX_GROUPS) {
 			unsigned long g = strtoul(p, &e, 10);

@@ -105,6 +105,9 @@ static void usage(FILE *f)
 		   "      --secure-dir DIR          the core's own secrets: the storage HUK and\n"
 		   "                                the emulated RPMB (default: secure/ in the\n"
 		   "                                state dir of swtee run; none: no storage)\n"
+		   "      --socket-policy FILE      which TAs may reach which hosts and ports over\n"
+		   "                                GP Sockets (default: loopback only; see\n"
+		   "                                docs/sockets.md)\n"
 		   "      --ready-fd N              write a line to descriptor N once listening\n"
 		   "  -v, --verbose                 more log (repeat for debug)\n"
 		   "  -q, --quiet                   errors only\n"
@@ -171,6 +174,7 @@ int main(int argc, char **argv)
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "socket-group", required_argument, NULL, 'g' },
 		{ "secure-dir", required_argument, NULL, 'd' },
+		{ "socket-policy", required_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -184,6 +188,7 @@ int main(int argc, char **argv)
 	int level = LOG_LVL_INFO;
 	const char *group = NULL;
 	const char *secure_dir = NULL;
+	const char *socket_policy = NULL;
 	gid_t gid = 0;
 	sigset_t mask;
 	struct rlimit rl;
@@ -216,6 +221,9 @@ int main(int argc, char **argv)
 		case 'd':
 			secure_dir = optarg;
 			break;
+		case 'P':
+			socket_policy = optarg;
+			break;
 		case 'q':
 			level = LOG_LVL_ERROR;
 			break;
@@ -244,6 +252,8 @@ int main(int argc, char **argv)
 	if (load_keys(c, extra_keys, nextra))
 		return 1;
 	storage_init(secure_dir);
+	if (socket_policy && sock_policy_load(socket_policy))
+		return 1;
 	/* Each client and instance is a descriptor: allow as many as we may. */
 	if (!getrlimit(RLIMIT_NOFILE, &rl)) {
 		rl.rlim_cur = rl.rlim_max;
@@ -310,6 +320,7 @@ int main(int argc, char **argv)
 	}
 
 	instance_shutdown_all(c);
+	sockets_fini();
 	storage_fini();
 	unlink(sock_path);
 	unlink(supp_path);

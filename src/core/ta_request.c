@@ -51,6 +51,9 @@ void ta_request_dispatch(struct core *c, struct instance *in, uint32_t type,
 	case MSG_CTL_STORAGE:
 		storage_ctl_request(c, in, r, fds);
 		break;
+	case MSG_CTL_SOCKET:
+		sockets_ctl_request(c, in, r, fds);
+		break;
 	default:
 		instance_kill(in, "sent an unknown request");
 		break;

@@ -58,8 +58,7 @@ static bool get_name(struct buf_reader *r, char out[PROTO_FS_NAME_MAX + 1])
 {
 	uint8_t len = 0;
 
-	if (!buf_get_u8(r, &len) || !len || len > PROTO_FS_NAME_MAX ||
-	    !buf_get_bytes(r, out, len))
+	if (!buf_get_u8(r, &len) || !len || len > PROTO_FS_NAME_MAX || !buf_get_bytes(r, out, len))
 		return false;
 	out[len] = '\0';
 	if (out[0] == '.')
@@ -137,8 +136,8 @@ static int file_get(struct channel *ch, const char *name, bool create)
 		if (c->fd < 0 || (victim->fd >= 0 && c->used < victim->used))
 			victim = c;
 	}
-	fd = openat(ch->dirfd, name, O_RDWR | O_CLOEXEC | O_NOFOLLOW | (create ? O_CREAT : 0),
-		    0600);
+	fd =
+	    openat(ch->dirfd, name, O_RDWR | O_CLOEXEC | O_NOFOLLOW | (create ? O_CREAT : 0), 0600);
 	if (fd < 0)
 		return -1;
 	if (victim->fd >= 0)
@@ -253,44 +252,47 @@ static int name_cmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The names after `after` in the directory, sorted, as many as fit the window. */
+/* Keeps the LIST_MAX smallest of names[0..n): sorted, the rest freed. */
+static size_t list_trim(char **names, size_t n)
+{
+	qsort(names, n, sizeof(*names), name_cmp);
+	for (size_t i = LIST_MAX; i < n; i++)
+		free(names[i]);
+	return n < LIST_MAX ? n : LIST_MAX;
+}
+
+/*
+ * The names after `after` in the directory, sorted, as many as fit the
+ * window: the smallest ones, so that the core can page through with the
+ * last name it got.
+ */
 static int op_list(struct channel *ch, const char *after, uint32_t *count)
 {
-	char **names = NULL;
+	char **names = calloc(2 * LIST_MAX, sizeof(*names));
 	size_t n = 0;
-	size_t cap = 0;
 	int rc = -1;
 	int fd = dup(ch->dirfd);
 	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
 	struct dirent *e = NULL;
 
-	if (!d) {
-		if (fd >= 0)
+	if (!d || !names) {
+		if (!d && fd >= 0)
 			close(fd);
-		return -1;
+		goto out;
 	}
 	rewinddir(d);
 	while ((e = readdir(d))) {
-		char **grown = NULL;
-
 		if (e->d_name[0] == '.' || strcmp(e->d_name, after) <= 0 ||
 		    strlen(e->d_name) > PROTO_FS_NAME_MAX)
 			continue;
-		if (n >= LIST_MAX)
-			break;
-		if (n == cap) {
-			cap = cap ? cap * 2 : 64;
-			grown = realloc(names, cap * sizeof(*names));
-			if (!grown)
-				goto out;
-			names = grown;
-		}
+		if (n == 2 * LIST_MAX)
+			n = list_trim(names, n);
 		names[n] = strdup(e->d_name);
 		if (!names[n])
 			goto out;
 		n++;
 	}
-	qsort(names, n, sizeof(*names), name_cmp);
+	n = list_trim(names, n);
 	for (size_t i = 0; i < n; i++) {
 		size_t len = strlen(names[i]) + 1;
 
@@ -301,10 +303,11 @@ static int op_list(struct channel *ch, const char *after, uint32_t *count)
 	}
 	rc = 0;
 out:
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; names && i < n; i++)
 		free(names[i]);
 	free(names);
-	closedir(d);
+	if (d)
+		closedir(d);
 	return rc;
 }
 
@@ -389,6 +392,15 @@ static int run_op(struct channel *ch, uint32_t op, struct buf_reader *r, uint32_
 			break;
 		fd = file_get(ch, name, true);
 		return fd < 0 ? -1 : op_zero(fd, off, len, ch->bounce);
+	case FS_OP_WRITEOUT:
+		if (!get_name(r, name) || !buf_get_u64(r, &off) || !buf_get_u32(r, &len) ||
+		    off > INT64_MAX)
+			break;
+		/* Only a hint: the SYNC that follows is what counts. */
+		fd = file_get(ch, name, false);
+		if (fd >= 0)
+			sync_file_range(fd, (off_t)off, len, SYNC_FILE_RANGE_WRITE);
+		return 0;
 	default:
 		break;
 	}

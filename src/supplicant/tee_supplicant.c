@@ -24,6 +24,7 @@
 #include "paths.h"
 #include "proto.h"
 #include "ree_fs.h"
+#include "sock_serve.h"
 #include "uuid.h"
 
 #define MAX_TA_DIRS 16
@@ -177,6 +178,10 @@ static int serve(struct supplicant *s)
 			ree_fs_serve_channel(s->fs_path, sock, msg_fds_take(&fds, 1));
 			continue;
 		}
+		if (type == MSG_SUPP_SOCK_CHANNEL && buf_done(&r) && fds.n == 1) {
+			sock_serve_channel(msg_fds_take(&fds, 0));
+			continue;
+		}
 		msg_fds_close(&fds);
 		switch (type) {
 		case MSG_SUPP_LOAD_TA:
@@ -190,6 +195,18 @@ static int serve(struct supplicant *s)
 			break;
 		}
 	}
+}
+
+/* main's every exit: releases what main collected into s, returns rc. */
+static int supplicant_exit(struct supplicant *s, int rc)
+{
+	for (size_t i = 0; i < s->nta_dirs; i++)
+		free(s->ta_dirs[i]);
+	s->nta_dirs = 0;
+	if (s->sock >= 0)
+		close(s->sock);
+	s->sock = -1;
+	return rc;
 }
 
 int main(int argc, char **argv)
@@ -219,7 +236,7 @@ int main(int argc, char **argv)
 		switch (opt) {
 		case 'h':
 			usage(stdout);
-			return 0;
+			return supplicant_exit(&s, 0);
 		case 'd':
 			daemonize = true;
 			break;
@@ -229,12 +246,12 @@ int main(int argc, char **argv)
 		case 'l':
 			if (add_ta_dirs(&s, optarg)) {
 				log_error("too many TA directories (at most %d)", MAX_TA_DIRS);
-				return 2;
+				return supplicant_exit(&s, 2);
 			}
 			break;
 		case 't':
 			log_error("-t is not supported by swtee; give the TA directory with -l");
-			return 2;
+			return supplicant_exit(&s, 2);
 		case 'p':
 			log_info("plugins are not supported; ignoring -p %s", optarg);
 			break;
@@ -249,22 +266,22 @@ int main(int argc, char **argv)
 			break;
 		default:
 			usage(stderr);
-			return 2;
+			return supplicant_exit(&s, 2);
 		}
 	}
 	if (optind + 1 < argc) {
 		usage(stderr);
-		return 2;
+		return supplicant_exit(&s, 2);
 	}
 	if (!s.nta_dirs) {
 		char def[SWTEE_PATH_MAX];
 
 		if (paths_sibling("../lib/swtee/ta", def, sizeof(def)) || add_ta_dirs(&s, def))
-			return 1;
+			return supplicant_exit(&s, 1);
 	}
 	if (s.fs_path && paths_mkdir_p(s.fs_path, 0700)) {
 		log_error("cannot create %s: %s", s.fs_path, strerror(errno));
-		return 1;
+		return supplicant_exit(&s, 1);
 	}
 	if (optind < argc) {
 		snprintf(path, sizeof(path), "%s", argv[optind]);
@@ -273,27 +290,27 @@ int main(int argc, char **argv)
 	} else if (paths_default_socket(client, sizeof(client)) ||
 		   paths_supplicant_socket(client, path, sizeof(path))) {
 		log_error("socket path too long");
-		return 1;
+		return supplicant_exit(&s, 1);
 	}
 	signal(SIGPIPE, SIG_IGN);
 	s.sock = connect_core(path);
 	if (s.sock < 0) {
 		log_error("cannot reach swteed at %s: %s (is swteed running? try: swtee run -- CMD)",
 			  path, strerror(errno));
-		return 1;
+		return supplicant_exit(&s, 1);
 	}
 	if (hello(s.sock)) {
 		log_error("swteed at %s refused this supplicant", path);
-		return 1;
+		return supplicant_exit(&s, 1);
 	}
 	if (daemonize && daemon(0, 0)) {
 		log_error("cannot daemonize: %s", strerror(errno));
-		return 1;
+		return supplicant_exit(&s, 1);
 	}
 	if (ready_fd >= 0) {
 		if (write(ready_fd, "ready\n", 6) != 6)
 			log_error("cannot signal readiness");
 		close(ready_fd);
 	}
-	return serve(&s);
+	return supplicant_exit(&s, serve(&s));
 }

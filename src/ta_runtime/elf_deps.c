@@ -48,7 +48,7 @@ int rt_elf_needed(int fd, const char *prefix, char *out, size_t n)
 	uint64_t stroff = 0;
 	size_t ndyn = 0;
 
-	if (read_at(fd, &eh, sizeof(eh), 0) || memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
+	if (read_at(fd, &eh, sizeof(eh), 0) || memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 ||
 	    eh.e_phentsize != sizeof(ElfW(Phdr)) || eh.e_phnum > MAX_PHDRS ||
 	    read_at(fd, ph, eh.e_phnum * sizeof(ph[0]), eh.e_phoff))
 		return -1;
@@ -84,7 +84,7 @@ int rt_elf_needed(int fd, const char *prefix, char *out, size_t n)
 		if (read_at(fd, name, len, stroff + at))
 			return -1;
 		name[len] = '\0';
-		if (strncmp(name, prefix, strlen(prefix)))
+		if (strncmp(name, prefix, strlen(prefix)) != 0)
 			continue;
 		if (strlen(name) >= n)
 			return -1;

@@ -34,6 +34,8 @@ static const uint32_t zero;
 static const uint32_t level_ree = 100; /* protected by the REE kernel, see GP */
 static const uint32_t core_version = TEE_CORE_API_VERSION;
 static const uint32_t max_bigint_bits = 4096;
+/* The GP Sockets API (TEE_ISOCKET_VERSION) and its TCP and UDP protocols. */
+static const uint32_t sockets_version = 0x01000000;
 
 static const struct rt_prop tee_props[] = {
     {"gpd.tee.apiversion", USER_TA_PROP_TYPE_STRING, "1.3.1"},
@@ -60,6 +62,9 @@ static const struct rt_prop tee_props[] = {
     {"gpd.tee.firmware.implementation.binaryversion", USER_TA_PROP_TYPE_U32, &zero},
     {"gpd.tee.firmware.manufacturer", USER_TA_PROP_TYPE_STRING, "none"},
     {"gpd.tee.event.maxSources", USER_TA_PROP_TYPE_U32, &zero},
+    {"gpd.tee.sockets.version", USER_TA_PROP_TYPE_U32, &sockets_version},
+    {"gpd.tee.sockets.tcp.version", USER_TA_PROP_TYPE_U32, &sockets_version},
+    {"gpd.tee.sockets.udp.version", USER_TA_PROP_TYPE_U32, &sockets_version},
 };
 
 /* Writes the machine's identity text to buf[size]; returns its length, 0 if there is none. */

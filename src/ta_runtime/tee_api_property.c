@@ -125,7 +125,7 @@ static bool ta_entry_valid(size_t i, struct prop *p)
 
 	if (!prop_load(p, e->name, e->type, e->value))
 		return false;
-	return strncmp(p->name, "gpd.", 4) || kit_name(p->name);
+	return strncmp(p->name, "gpd.", 4) != 0 || kit_name(p->name);
 }
 
 /* ta_props[i] is a property if it is valid and no earlier valid entry has its name. */

@@ -47,7 +47,7 @@ static int proc_kib(pid_t pid, const char *file, const char *key, double *kib)
 		goto out;
 	}
 	while (fgets(line, sizeof(line), f)) {
-		if (strncmp(line, key, klen) || line[klen] != ':')
+		if (strncmp(line, key, klen) != 0 || line[klen] != ':')
 			continue;
 		if (sscanf(line + klen + 1, "%lu kB", &v) == 1) {
 			*kib = (double)v;

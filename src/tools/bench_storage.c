@@ -90,8 +90,8 @@ static int raw_loop(void *arg, size_t n, struct bench_samples *s)
 	double per = a->size / (double)a->chunk;
 
 	for (size_t i = 0; i < n; i++) {
-		int fd = open(a->path, O_RDWR | O_CREAT | O_CLOEXEC | (a->rewrite ? 0 : O_TRUNC),
-			      0600);
+		int fd =
+		    open(a->path, O_RDWR | O_CREAT | O_CLOEXEC | (a->rewrite ? 0 : O_TRUNC), 0600);
 		double t0 = 0;
 		bool ok = fd >= 0;
 
@@ -158,16 +158,16 @@ static int storage_case(struct bench_ctx *ctx, const char *name, struct storage_
 			size_t iterations, double target)
 {
 	struct bench_pair p = {
-		.name = name,
-		.run = tee_loop,
-		.arg = tee,
-		.baseline_name = base_name,
-		.baseline = base,
-		.baseline_arg = base_arg,
-		.iterations = iterations,
-		.warmup = 1,
-		.blocks = iterations < 4 ? iterations : 4,
-		.target = target,
+	    .name = name,
+	    .run = tee_loop,
+	    .arg = tee,
+	    .baseline_name = base_name,
+	    .baseline = base,
+	    .baseline_arg = base_arg,
+	    .iterations = iterations,
+	    .warmup = 1,
+	    .blocks = iterations < 4 ? iterations : 4,
+	    .target = target,
 	};
 
 	return bench_compare(ctx, &p);
@@ -202,9 +202,8 @@ static int bench_storage_run(struct bench_ctx *ctx)
 	}
 	tee->sess = &sess;
 	raw->buf = malloc(BIG_CHUNK);
-	if (!raw->buf ||
-	    snprintf(raw->path, sizeof(raw->path), "%s/ree/bench-raw.tmp", state) >=
-		    (int)sizeof(raw->path))
+	if (!raw->buf || snprintf(raw->path, sizeof(raw->path), "%s/ree/bench-raw.tmp", state) >=
+			     (int)sizeof(raw->path))
 		goto close;
 	memset(raw->buf, 0x5a, BIG_CHUNK);
 
@@ -216,8 +215,8 @@ static int bench_storage_run(struct bench_ctx *ctx)
 			 TARGET_SMALL))
 		goto close;
 	tee->op = TA_STORAGE_BENCH_REWRITE;
-	if (storage_case(ctx, "rewrite_1k_chunks", tee, raw_loop, raw, "pwrite_fdatasync_1k",
-			 iters, TARGET_SMALL))
+	if (storage_case(ctx, "rewrite_1k_chunks", tee, raw_loop, raw, "pwrite_fdatasync_1k", iters,
+			 TARGET_SMALL))
 		goto close;
 	tee->op = TA_STORAGE_BENCH_READ;
 	if (storage_case(ctx, "read_1k_chunks", tee, bench_invoke_nop_loop, teec,
@@ -253,11 +252,11 @@ out:
 }
 
 static const struct bench_group bench_storage_group = {
-	.name = "storage",
-	.help = "trusted storage writes, rewrites and reads against plain durable file I/O",
-	.order = 60,
-	.run = bench_storage_run,
-	.cases = 5,
-	.seconds = 60,
+    .name = "storage",
+    .help = "trusted storage writes, rewrites and reads against plain durable file I/O",
+    .order = 60,
+    .run = bench_storage_run,
+    .cases = 5,
+    .seconds = 60,
 };
 BENCH_GROUP_DEFINE(bench_storage_group);

@@ -66,10 +66,15 @@ static int one_client(int id, int sessions, int invokes)
 	int errors = 0;
 	int opened = 0;
 
-	if (!s || TEEC_InitializeContext(NULL, &ctx))
+	if (!s || TEEC_InitializeContext(NULL, &ctx)) {
+		free(s);
 		return 1;
-	if (TEEC_AllocateSharedMemory(&ctx, &shm))
+	}
+	if (TEEC_AllocateSharedMemory(&ctx, &shm)) {
+		TEEC_FinalizeContext(&ctx);
+		free(s);
 		return 1;
+	}
 	for (; opened < sessions; opened++)
 		if (TEEC_OpenSession(&ctx, &s[opened], &basic_uuid, TEEC_LOGIN_PUBLIC, NULL, NULL,
 				     &orig))

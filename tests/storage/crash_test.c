@@ -19,6 +19,7 @@
  * usage: storage-crash --swtee PATH --state DIR [--trials N] [--seed S]
  * The trial count defaults to $SWTEE_CRASH_TRIALS, else 200.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -137,7 +138,7 @@ static void c_dump(FILE *out)
 		fwrite(iobuf, 1, len, out);
 	}
 	st_count(&n);
-	fwrite(&(uint32_t){ 0xffffffff }, 4, 1, out);
+	fwrite(&(uint32_t){0xffffffff}, 4, 1, out);
 	fwrite(&n, 4, 1, out);
 }
 
@@ -216,18 +217,24 @@ static void apply(struct obj *m, const struct op *o)
 	switch (o->kind) {
 	case OP_CREATE:
 		buf = malloc(o->len ? o->len : 1);
+		if (!buf)
+			die("out of memory");
 		fill(buf, o->seed, o->len);
 		obj_set(&m[o->id], buf, o->len);
 		break;
 	case OP_WRITE:
 		len = m[o->id].len > o->off + o->len ? m[o->id].len : o->off + o->len;
 		buf = calloc(1, len ? len : 1);
+		if (!buf)
+			die("out of memory");
 		memcpy(buf, m[o->id].data, m[o->id].len);
 		fill(buf + o->off, o->seed, o->len);
 		obj_set(&m[o->id], buf, len);
 		break;
 	case OP_TRUNC:
 		buf = calloc(1, o->len ? o->len : 1);
+		if (!buf)
+			die("out of memory");
 		memcpy(buf, m[o->id].data, m[o->id].len < o->len ? m[o->id].len : o->len);
 		obj_set(&m[o->id], buf, o->len);
 		break;
@@ -275,8 +282,7 @@ static void model_free(struct obj *m)
 /* A random change that is valid on m. */
 static void gen(const struct obj *m, struct op *o)
 {
-	static const uint32_t sizes[] = { 0, 1, 100, 4095, 4096, 5000, 40000, 70000, 200000,
-					  300000 };
+	static const uint32_t sizes[] = {0, 1, 100, 4095, 4096, 5000, 40000, 70000, 200000, 300000};
 	int live[NOBJ];
 	int dead[NOBJ];
 	int nl = 0;
@@ -335,8 +341,8 @@ static bool matches(const struct obj *m, const struct seen *s, const bool *which
 			continue;
 		if (m[i].exists != s[i].exists)
 			return false;
-		if (m[i].exists &&
-		    (s[i].res || m[i].len != s[i].len || memcmp(m[i].data, s[i].data, m[i].len)))
+		if (m[i].exists && (s[i].res || m[i].len != s[i].len ||
+				    memcmp(m[i].data, s[i].data, m[i].len) != 0))
 			return false;
 	}
 	return true;
@@ -394,8 +400,8 @@ static void check_dump(const char *path, uint32_t trial)
 	fclose(f);
 	for (int i = 0; i < NOBJ; i++) {
 		all[i] = true;
-		touched[i] = doubt && (i == doubt_op.id ||
-				       (doubt_op.kind == OP_RENAME && i == doubt_op.to));
+		touched[i] =
+		    doubt && (i == doubt_op.id || (doubt_op.kind == OP_RENAME && i == doubt_op.to));
 		others[i] = !touched[i];
 	}
 	{
@@ -404,14 +410,16 @@ static void check_dump(const char *path, uint32_t trial)
 		for (int i = 0; i < NOBJ; i++)
 			present += s[i].exists;
 		if (total != present) {
-			fprintf(stderr, "storage-crash: trial %u: %u objects enumerated, %u expected\n",
+			fprintf(stderr,
+				"storage-crash: trial %u: %u objects enumerated, %u expected\n",
 				trial, total, present);
 			exit(1);
 		}
 	}
 	if (!matches(model, s, others)) {
-		fprintf(stderr, "storage-crash: trial %u: an object the cut-off change did not "
-				"touch is not as committed\n",
+		fprintf(stderr,
+			"storage-crash: trial %u: an object the cut-off change did not "
+			"touch is not as committed\n",
 			trial);
 		describe("committed", model, s);
 		exit(1);
@@ -422,8 +430,9 @@ static void check_dump(const char *path, uint32_t trial)
 		model_copy(after, model);
 		apply(after, &doubt_op);
 		if (!matches(after, s, all)) {
-			fprintf(stderr, "storage-crash: trial %u: change %d (kind %d) cut off "
-					"half way\n",
+			fprintf(stderr,
+				"storage-crash: trial %u: change %d (kind %d) cut off "
+				"half way\n",
 				trial, doubt_op.id, doubt_op.kind);
 			describe("before", model, s);
 			describe("after", after, s);
@@ -472,14 +481,14 @@ static pid_t child_named(pid_t parent, const char *comm)
 
 static void sleep_us(long us)
 {
-	struct timespec ts = { .tv_sec = us / 1000000, .tv_nsec = (us % 1000000) * 1000 };
+	struct timespec ts = {.tv_sec = us / 1000000, .tv_nsec = (us % 1000000) * 1000};
 
 	nanosleep(&ts, NULL);
 }
 
 /* One trial; returns true when the kill landed inside a change. */
-static bool trial(const char *swtee, const char *state, const char *self, uint32_t t,
-		  bool last, uint32_t *kills_core)
+static bool trial(const char *swtee, const char *state, const char *self, uint32_t t, bool last,
+		  uint32_t *kills_core)
 {
 	char script[4096];
 	char dump[4096];
@@ -488,8 +497,8 @@ static bool trial(const char *swtee, const char *state, const char *self, uint32
 	struct obj sim[NOBJ];
 	int pfd[2];
 	int nops = last ? 0 : OPS_PER_TRIAL;
-	int kill_at = last || getenv("SWTEE_CRASH_NO_KILL") ? OPS_PER_TRIAL
-							     : (int)rnd(OPS_PER_TRIAL + 1);
+	int kill_at =
+	    last || getenv("SWTEE_CRASH_NO_KILL") ? OPS_PER_TRIAL : (int)rnd(OPS_PER_TRIAL + 1);
 	long delay = rnd(4) ? (long)rnd(3000) : (long)rnd(30000);
 	bool core = rnd(10) < 7;
 	bool killed = false;
@@ -520,14 +529,14 @@ static bool trial(const char *swtee, const char *state, const char *self, uint32
 	run = fork();
 	if (run == 0) {
 		close(pfd[0]);
-		execl(swtee, "swtee", "run", "--state", state, "--", self, "--client", script,
-		      dump, fdarg, (char *)NULL);
+		execl(swtee, "swtee", "run", "--state", state, "--", self, "--client", script, dump,
+		      fdarg, (char *)NULL);
 		_exit(127);
 	}
 	close(pfd[1]);
 	/* Read the progress line by line, kill when the moment comes. */
 	for (;;) {
-		struct pollfd p = { .fd = pfd[0], .events = POLLIN };
+		struct pollfd p = {.fd = pfd[0], .events = POLLIN};
 		char ch = 0;
 		ssize_t n = 0;
 
@@ -559,18 +568,20 @@ static bool trial(const char *swtee, const char *state, const char *self, uint32
 					killed = true;
 					*kills_core += core;
 					if (verbose)
-						printf("  trial %u: killed %s %ld us into change %d "
-						       "(kind %d id %d to %d off %u len %u)\n",
-						       t, core ? "the core" : "the supplicant", delay,
-						       begun, ops[begun].kind, ops[begun].id,
-						       ops[begun].to, ops[begun].off, ops[begun].len);
+						printf(
+						    "  trial %u: killed %s %ld us into change %d "
+						    "(kind %d id %d to %d off %u len %u)\n",
+						    t, core ? "the core" : "the supplicant", delay,
+						    begun, ops[begun].kind, ops[begun].id,
+						    ops[begun].to, ops[begun].off, ops[begun].len);
 				}
 			}
 		} else if (line[0] == 'D') {
 			done = atoi(line + 2);
 			apply(model, &ops[done]);
 			if (verbose)
-				printf("  trial %u: done %d: kind %d id %d to %d off %u len %u seed %u\n",
+				printf("  trial %u: done %d: kind %d id %d to %d off %u len %u "
+				       "seed %u\n",
 				       t, done, ops[done].kind, ops[done].id, ops[done].to,
 				       ops[done].off, ops[done].len, ops[done].seed);
 		} else if (line[0] == 'E') {
@@ -594,6 +605,60 @@ static bool trial(const char *swtee, const char *state, const char *self, uint32
 		die("trial %u: the client stopped at change %d without a kill", t, begun);
 	}
 	return inside;
+}
+
+/* 32 lower-case hex digits: the data file of an object. */
+static bool data_name(const char *n)
+{
+	size_t i = 0;
+
+	for (; n[i]; i++)
+		if (!((n[i] >= '0' && n[i] <= '9') || (n[i] >= 'a' && n[i] <= 'f')))
+			return false;
+	return i == 32;
+}
+
+/*
+ * After the last, clean run: no files left over by cut-off changes (the
+ * sweep at load removes them), at most one data file per object and one
+ * directory snapshot per store.
+ */
+static void check_leftovers(const char *state)
+{
+	char path[4096];
+	DIR *top = NULL;
+	struct dirent *d = NULL;
+	uint32_t objects = 0;
+
+	for (uint32_t i = 0; i < NOBJ; i++)
+		objects += model[i].exists && model[i].len;
+	snprintf(path, sizeof(path), "%s/ree", state);
+	top = opendir(path);
+	if (!top)
+		die("cannot open %s", path);
+	while ((d = readdir(top))) {
+		char sub[4096 + 256];
+		uint32_t data = 0;
+		uint32_t snaps = 0;
+		DIR *in = NULL;
+		struct dirent *e = NULL;
+
+		if (d->d_name[0] == '.')
+			continue;
+		snprintf(sub, sizeof(sub), "%s/%s", path, d->d_name);
+		in = opendir(sub);
+		if (!in)
+			continue;
+		while ((e = readdir(in))) {
+			data += data_name(e->d_name);
+			snaps += e->d_name[0] == 'd' && strlen(e->d_name) == 17;
+		}
+		closedir(in);
+		if (data > objects || snaps > 1)
+			die("%s: %u data files for %u objects, %u snapshots: leftovers", sub, data,
+			    objects, snaps);
+	}
+	closedir(top);
 }
 
 int main(int argc, char **argv)
@@ -622,7 +687,8 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[i], "--seed") && i + 1 < argc)
 			seed = (uint32_t)strtoul(argv[++i], NULL, 10);
 		else
-			die("usage: storage-crash --swtee PATH --state DIR [--trials N] [--seed S]");
+			die("usage: storage-crash --swtee PATH --state DIR [--trials N] [--seed "
+			    "S]");
 	}
 	if (!swtee || !state)
 		die("usage: storage-crash --swtee PATH --state DIR [--trials N] [--seed S]");
@@ -637,6 +703,7 @@ int main(int argc, char **argv)
 		inside += trial(swtee, state, self, t, false, &kills_core);
 	/* The last trial's doubt is resolved by one more dump. */
 	trial(swtee, state, self, trials, true, &kills_core);
+	check_leftovers(state);
 	printf("storage-crash: %u trials passed; %u kills cut a change short (%u of the core)\n",
 	       trials, inside, kills_core);
 	return 0;

@@ -19,7 +19,7 @@ static TEEC_Result invoke(uint32_t cmd, TEEC_Operation *op)
 
 static TEEC_Result value(uint32_t cmd, uint32_t a, uint32_t b)
 {
-	TEEC_Operation op = { 0 };
+	TEEC_Operation op = {0};
 
 	op.paramTypes = TEEC_PARAM_TYPES(TEEC_VALUE_INPUT, TEEC_NONE, TEEC_NONE, TEEC_NONE);
 	op.params[0].value.a = a;
@@ -49,11 +49,11 @@ void st_fini(void)
 
 TEEC_Result st_open(const char *name, uint32_t flags, uint32_t *h)
 {
-	TEEC_Operation op = { 0 };
+	TEEC_Operation op = {0};
 	TEEC_Result res = TEEC_SUCCESS;
 
-	op.paramTypes = TEEC_PARAM_TYPES(TEEC_MEMREF_TEMP_INPUT, TEEC_VALUE_INOUT,
-					 TEEC_VALUE_INPUT, TEEC_NONE);
+	op.paramTypes =
+	    TEEC_PARAM_TYPES(TEEC_MEMREF_TEMP_INPUT, TEEC_VALUE_INOUT, TEEC_VALUE_INPUT, TEEC_NONE);
 	op.params[0].tmpref.buffer = (void *)name;
 	op.params[0].tmpref.size = strlen(name);
 	op.params[1].value.a = flags;
@@ -70,11 +70,11 @@ TEEC_Result st_close(uint32_t h)
 
 TEEC_Result st_create(const char *name, const void *data, size_t len)
 {
-	TEEC_Operation op = { 0 };
+	TEEC_Operation op = {0};
 	TEEC_Result res = TEEC_SUCCESS;
 
-	op.paramTypes = TEEC_PARAM_TYPES(TEEC_MEMREF_TEMP_INPUT, TEEC_VALUE_INOUT,
-					 TEEC_VALUE_INPUT, TEEC_MEMREF_TEMP_INPUT);
+	op.paramTypes = TEEC_PARAM_TYPES(TEEC_MEMREF_TEMP_INPUT, TEEC_VALUE_INOUT, TEEC_VALUE_INPUT,
+					 TEEC_MEMREF_TEMP_INPUT);
 	op.params[0].tmpref.buffer = (void *)name;
 	op.params[0].tmpref.size = strlen(name);
 	op.params[1].value.a = ST_RWM | ST_OVERWRITE;
@@ -87,14 +87,13 @@ TEEC_Result st_create(const char *name, const void *data, size_t len)
 
 TEEC_Result st_write_at(const char *name, uint32_t off, const void *data, size_t len)
 {
-	TEEC_Operation op = { 0 };
+	TEEC_Operation op = {0};
 	uint32_t h = 0;
 	TEEC_Result res = st_open(name, ST_RWM, &h);
 
 	if (res)
 		return res;
-	op.paramTypes =
-		TEEC_PARAM_TYPES(TEEC_VALUE_INPUT, TEEC_VALUE_INOUT, TEEC_NONE, TEEC_NONE);
+	op.paramTypes = TEEC_PARAM_TYPES(TEEC_VALUE_INPUT, TEEC_VALUE_INOUT, TEEC_NONE, TEEC_NONE);
 	op.params[0].value.a = h;
 	op.params[0].value.b = off;
 	op.params[1].value.a = 0; /* TEE_DATA_SEEK_SET */
@@ -126,14 +125,14 @@ TEEC_Result st_truncate(const char *name, uint32_t size)
 
 TEEC_Result st_rename(const char *name, const char *to)
 {
-	TEEC_Operation op = { 0 };
+	TEEC_Operation op = {0};
 	uint32_t h = 0;
 	TEEC_Result res = st_open(name, ST_META, &h);
 
 	if (res)
 		return res;
-	op.paramTypes = TEEC_PARAM_TYPES(TEEC_VALUE_INPUT, TEEC_MEMREF_TEMP_INPUT, TEEC_NONE,
-					 TEEC_NONE);
+	op.paramTypes =
+	    TEEC_PARAM_TYPES(TEEC_VALUE_INPUT, TEEC_MEMREF_TEMP_INPUT, TEEC_NONE, TEEC_NONE);
 	op.params[0].value.a = h;
 	op.params[1].tmpref.buffer = (void *)to;
 	op.params[1].tmpref.size = strlen(to);
@@ -157,7 +156,7 @@ TEEC_Result st_read_all(const char *name, uint8_t *buf, size_t cap, size_t *len)
 
 	*len = 0;
 	while (!res && *len < cap) {
-		TEEC_Operation op = { 0 };
+		TEEC_Operation op = {0};
 
 		op.paramTypes = TEEC_PARAM_TYPES(TEEC_MEMREF_TEMP_OUTPUT, TEEC_VALUE_INOUT,
 						 TEEC_NONE, TEEC_NONE);
@@ -176,7 +175,7 @@ TEEC_Result st_read_all(const char *name, uint8_t *buf, size_t cap, size_t *len)
 
 TEEC_Result st_count(uint32_t *n)
 {
-	TEEC_Operation op = { 0 };
+	TEEC_Operation op = {0};
 	uint8_t id[64];
 	uint32_t e = 0;
 	TEEC_Result res = TEEC_SUCCESS;

@@ -20,7 +20,7 @@
 
 #define CHUNK 1024
 
-static const uint32_t sizes[] = { 256, 512, 1024, 2048, 4096, 16384, 524288, 1048576 };
+static const uint32_t sizes[] = {256, 512, 1024, 2048, 4096, 16384, 524288, 1048576};
 
 static TEEC_Result bench_op(TEEC_Session *s, uint32_t op, uint32_t size, double *us)
 {
@@ -46,7 +46,7 @@ static TEEC_Result bench_op(TEEC_Session *s, uint32_t op, uint32_t size, double 
 static void run(ADBG_Case_t *c, uint32_t op, const char *what)
 {
 	const TEEC_UUID uuid = TA_STORAGE_UUID;
-	TEEC_Session s = { 0 };
+	TEEC_Session s = {0};
 	uint32_t orig = 0;
 	char name[48];
 
@@ -60,8 +60,8 @@ static void run(ADBG_Case_t *c, uint32_t op, const char *what)
 
 		/* Reads and rewrites need the object first; that is not timed. */
 		if (op != TA_STORAGE_BENCH_WRITE &&
-		    !ADBG_EXPECT_TEEC_SUCCESS(c, bench_op(&s, TA_STORAGE_BENCH_WRITE, sizes[i],
-							  NULL)))
+		    !ADBG_EXPECT_TEEC_SUCCESS(c,
+					      bench_op(&s, TA_STORAGE_BENCH_WRITE, sizes[i], NULL)))
 			break;
 		if (!ADBG_EXPECT_TEEC_SUCCESS(c, bench_op(&s, op, sizes[i], &us)))
 			break;

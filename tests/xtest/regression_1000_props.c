@@ -20,7 +20,7 @@
 #define LIST_MAX 8192
 #define TA_SET_COUNT 30
 #define CLIENT_SET_COUNT 2
-#define TEE_SET_COUNT 22
+#define TEE_SET_COUNT 25
 #define UUID_STR_LEN 37
 
 static const TEEC_UUID props_uuid = TA_PROPS_UUID;
@@ -238,6 +238,9 @@ static void check_tee_set(ADBG_Case_t *c, const char *list)
 	    {"gpd.tee.firmware.implementation.binaryversion", "0"},
 	    {"gpd.tee.firmware.manufacturer", "none"},
 	    {"gpd.tee.event.maxSources", "0"},
+	    {"gpd.tee.sockets.version", "16777216"},
+	    {"gpd.tee.sockets.tcp.version", "16777216"},
+	    {"gpd.tee.sockets.udp.version", "16777216"},
 	};
 	char want[UUID_STR_LEN];
 	char version[256];

@@ -28,29 +28,29 @@ static const TEEC_UUID storage2_uuid = TA_STORAGE2_UUID;
 #define RWM (RW | TEE_DATA_FLAG_ACCESS_WRITE_META)
 #define SHARE (TEE_DATA_FLAG_SHARE_READ | TEE_DATA_FLAG_SHARE_WRITE)
 
-static uint8_t id_a[] = { 0x00, 0x6e, 0x04, 0x57, 0x08, 0xfb, 0x71, 0x96,
-			  0xf0, 0x2e, 0x55, 0x3d, 0x02, 0xc3, 0xa6, 0x92 };
-static uint8_t id_b[] = { 0x01, 0x00 };
-static uint8_t id_c[] = { 's', 't', 'o', 'r', 'a', 'g', 'e', '-', 'c' };
-static uint8_t id_d[] = { 0x03, 0x13, 0x03 };
-static uint8_t data_a[32] = { 0x00, 0x6e, 0x04, 0x57, 0x08, 0xfb, 0x71, 0x96, 0x00, 0x2e, 0x55,
-			      0x3d, 0x02, 0xc3, 0xa6, 0x92, 0x00, 0xc3, 0xef, 0x8a, 0xb2, 0x34,
-			      0x53, 0xe6, 0x00, 0x74, 0x9c, 0xd6, 0x36, 0xe7, 0xa8, 0x00 };
-static uint8_t data_b[32] = { 0x01, 0x6e, 0x04, 0x57, 0x08, 0xfb, 0x71, 0x96, 0x01, 0x2e, 0x55,
-			      0x3d, 0x02, 0xc3, 0xa6, 0x92, 0x01, 0xc3, 0xef, 0x8a, 0xb2, 0x34,
-			      0x53, 0xe6, 0x01, 0x74, 0x9c, 0xd6, 0x36, 0xe7, 0xa8, 0x01 };
+static uint8_t id_a[] = {0x00, 0x6e, 0x04, 0x57, 0x08, 0xfb, 0x71, 0x96,
+			 0xf0, 0x2e, 0x55, 0x3d, 0x02, 0xc3, 0xa6, 0x92};
+static uint8_t id_b[] = {0x01, 0x00};
+static uint8_t id_c[] = {'s', 't', 'o', 'r', 'a', 'g', 'e', '-', 'c'};
+static uint8_t id_d[] = {0x03, 0x13, 0x03};
+static uint8_t data_a[32] = {0x00, 0x6e, 0x04, 0x57, 0x08, 0xfb, 0x71, 0x96, 0x00, 0x2e, 0x55,
+			     0x3d, 0x02, 0xc3, 0xa6, 0x92, 0x00, 0xc3, 0xef, 0x8a, 0xb2, 0x34,
+			     0x53, 0xe6, 0x00, 0x74, 0x9c, 0xd6, 0x36, 0xe7, 0xa8, 0x00};
+static uint8_t data_b[32] = {0x01, 0x6e, 0x04, 0x57, 0x08, 0xfb, 0x71, 0x96, 0x01, 0x2e, 0x55,
+			     0x3d, 0x02, 0xc3, 0xa6, 0x92, 0x01, 0xc3, 0xef, 0x8a, 0xb2, 0x34,
+			     0x53, 0xe6, 0x01, 0x74, 0x9c, 0xd6, 0x36, 0xe7, 0xa8, 0x01};
 
 /* ---- the TA's commands ---- */
 
-static TEEC_Result st_open(TEEC_Session *s, const void *id, size_t len, uint32_t flags,
-			   uint32_t *h, uint32_t storage)
+static TEEC_Result st_open(TEEC_Session *s, const void *id, size_t len, uint32_t flags, uint32_t *h,
+			   uint32_t storage)
 {
 	TEEC_Operation op = TEEC_OPERATION_INITIALIZER;
 	uint32_t orig = 0;
 	TEEC_Result res = TEEC_SUCCESS;
 
-	op.paramTypes = TEEC_PARAM_TYPES(TEEC_MEMREF_TEMP_INPUT, TEEC_VALUE_INOUT,
-					 TEEC_VALUE_INPUT, TEEC_NONE);
+	op.paramTypes =
+	    TEEC_PARAM_TYPES(TEEC_MEMREF_TEMP_INPUT, TEEC_VALUE_INOUT, TEEC_VALUE_INPUT, TEEC_NONE);
 	op.params[0].tmpref.buffer = (void *)id;
 	op.params[0].tmpref.size = len;
 	op.params[1].value.a = flags;
@@ -68,8 +68,7 @@ static TEEC_Result st_create_attr(TEEC_Session *s, const void *id, size_t len, u
 	uint32_t orig = 0;
 	TEEC_Result res = TEEC_SUCCESS;
 
-	op.paramTypes = TEEC_PARAM_TYPES(TEEC_MEMREF_TEMP_INPUT, TEEC_VALUE_INOUT,
-					 TEEC_VALUE_INPUT,
+	op.paramTypes = TEEC_PARAM_TYPES(TEEC_MEMREF_TEMP_INPUT, TEEC_VALUE_INOUT, TEEC_VALUE_INPUT,
 					 data ? TEEC_MEMREF_TEMP_INPUT : TEEC_NONE);
 	op.params[0].tmpref.buffer = (void *)id;
 	op.params[0].tmpref.size = len;
@@ -96,7 +95,7 @@ static TEEC_Result st_create_overwrite(TEEC_Session *s, const void *id, size_t l
 	uint32_t orig = 0;
 
 	op.paramTypes =
-		TEEC_PARAM_TYPES(TEEC_MEMREF_TEMP_INPUT, TEEC_VALUE_INPUT, TEEC_NONE, TEEC_NONE);
+	    TEEC_PARAM_TYPES(TEEC_MEMREF_TEMP_INPUT, TEEC_VALUE_INPUT, TEEC_NONE, TEEC_NONE);
 	op.params[0].tmpref.buffer = (void *)id;
 	op.params[0].tmpref.size = len;
 	op.params[1].value.a = storage;
@@ -136,7 +135,7 @@ static TEEC_Result st_read(TEEC_Session *s, uint32_t h, void *buf, size_t len, u
 	TEEC_Result res = TEEC_SUCCESS;
 
 	op.paramTypes =
-		TEEC_PARAM_TYPES(TEEC_MEMREF_TEMP_OUTPUT, TEEC_VALUE_INOUT, TEEC_NONE, TEEC_NONE);
+	    TEEC_PARAM_TYPES(TEEC_MEMREF_TEMP_OUTPUT, TEEC_VALUE_INOUT, TEEC_NONE, TEEC_NONE);
 	op.params[0].tmpref.buffer = buf;
 	op.params[0].tmpref.size = len;
 	op.params[1].value.a = h;
@@ -151,22 +150,20 @@ static TEEC_Result st_write(TEEC_Session *s, uint32_t h, const void *buf, size_t
 	uint32_t orig = 0;
 
 	op.paramTypes =
-		TEEC_PARAM_TYPES(TEEC_MEMREF_TEMP_INPUT, TEEC_VALUE_INPUT, TEEC_NONE, TEEC_NONE);
+	    TEEC_PARAM_TYPES(TEEC_MEMREF_TEMP_INPUT, TEEC_VALUE_INPUT, TEEC_NONE, TEEC_NONE);
 	op.params[0].tmpref.buffer = (void *)buf;
 	op.params[0].tmpref.size = len;
 	op.params[1].value.a = h;
 	return TEEC_InvokeCommand(s, TA_STORAGE_CMD_WRITE, &op, &orig);
 }
 
-static TEEC_Result st_seek(TEEC_Session *s, uint32_t h, int32_t off, uint32_t whence,
-			   uint32_t *pos)
+static TEEC_Result st_seek(TEEC_Session *s, uint32_t h, int32_t off, uint32_t whence, uint32_t *pos)
 {
 	TEEC_Operation op = TEEC_OPERATION_INITIALIZER;
 	uint32_t orig = 0;
 	TEEC_Result res = TEEC_SUCCESS;
 
-	op.paramTypes =
-		TEEC_PARAM_TYPES(TEEC_VALUE_INPUT, TEEC_VALUE_INOUT, TEEC_NONE, TEEC_NONE);
+	op.paramTypes = TEEC_PARAM_TYPES(TEEC_VALUE_INPUT, TEEC_VALUE_INOUT, TEEC_NONE, TEEC_NONE);
 	op.params[0].value.a = h;
 	op.params[0].value.b = (uint32_t)off;
 	op.params[1].value.a = whence;
@@ -182,7 +179,7 @@ static TEEC_Result st_rename(TEEC_Session *s, uint32_t h, const void *id, size_t
 	uint32_t orig = 0;
 
 	op.paramTypes =
-		TEEC_PARAM_TYPES(TEEC_VALUE_INPUT, TEEC_MEMREF_TEMP_INPUT, TEEC_NONE, TEEC_NONE);
+	    TEEC_PARAM_TYPES(TEEC_VALUE_INPUT, TEEC_MEMREF_TEMP_INPUT, TEEC_NONE, TEEC_NONE);
 	op.params[0].value.a = h;
 	op.params[1].tmpref.buffer = (void *)id;
 	op.params[1].tmpref.size = len;
@@ -209,9 +206,9 @@ static TEEC_Result st_next_enum(TEEC_Session *s, uint32_t e, struct ta_storage_o
 	uint32_t orig = 0;
 	TEEC_Result res = TEEC_SUCCESS;
 
-	op.paramTypes = TEEC_PARAM_TYPES(TEEC_VALUE_INPUT,
-					 info ? TEEC_MEMREF_TEMP_OUTPUT : TEEC_NONE,
-					 TEEC_MEMREF_TEMP_OUTPUT, TEEC_NONE);
+	op.paramTypes =
+	    TEEC_PARAM_TYPES(TEEC_VALUE_INPUT, info ? TEEC_MEMREF_TEMP_OUTPUT : TEEC_NONE,
+			     TEEC_MEMREF_TEMP_OUTPUT, TEEC_NONE);
 	op.params[0].value.a = e;
 	op.params[1].tmpref.buffer = raw;
 	op.params[1].tmpref.size = sizeof(raw);
@@ -245,7 +242,7 @@ static TEEC_Result st_info(TEEC_Session *s, uint32_t h, struct ta_storage_obj_in
 	uint32_t orig = 0;
 
 	op.paramTypes =
-		TEEC_PARAM_TYPES(TEEC_VALUE_INPUT, TEEC_MEMREF_TEMP_OUTPUT, TEEC_NONE, TEEC_NONE);
+	    TEEC_PARAM_TYPES(TEEC_VALUE_INPUT, TEEC_MEMREF_TEMP_OUTPUT, TEEC_NONE, TEEC_NONE);
 	op.params[0].value.a = h;
 	op.params[1].tmpref.buffer = info;
 	op.params[1].tmpref.size = sizeof(*info);
@@ -258,8 +255,7 @@ static TEEC_Result st_alloc_obj(TEEC_Session *s, uint32_t type, uint32_t max, ui
 	uint32_t orig = 0;
 	TEEC_Result res = TEEC_SUCCESS;
 
-	op.paramTypes =
-		TEEC_PARAM_TYPES(TEEC_VALUE_INPUT, TEEC_VALUE_OUTPUT, TEEC_NONE, TEEC_NONE);
+	op.paramTypes = TEEC_PARAM_TYPES(TEEC_VALUE_INPUT, TEEC_VALUE_OUTPUT, TEEC_NONE, TEEC_NONE);
 	op.params[0].value.a = type;
 	op.params[0].value.b = max;
 	res = TEEC_InvokeCommand(s, TA_STORAGE_CMD_ALLOC_OBJ, &op, &orig);
@@ -268,25 +264,22 @@ static TEEC_Result st_alloc_obj(TEEC_Session *s, uint32_t type, uint32_t max, ui
 }
 
 /* Writes or checks size bytes of the pattern of seed, from the position on. */
-static TEEC_Result st_pattern(TEEC_Session *s, bool check, uint32_t h, uint32_t seed,
-			      uint32_t size, uint32_t chunk, uint32_t *bad)
+static TEEC_Result st_pattern(TEEC_Session *s, bool check, uint32_t h, uint32_t seed, uint32_t size,
+			      uint32_t chunk, uint32_t *bad)
 {
 	TEEC_Operation op = TEEC_OPERATION_INITIALIZER;
 	uint32_t orig = 0;
 	TEEC_Result res = TEEC_SUCCESS;
 
-	op.paramTypes = TEEC_PARAM_TYPES(TEEC_VALUE_INPUT,
-					 check ? TEEC_VALUE_INOUT : TEEC_VALUE_INPUT, TEEC_NONE,
-					 TEEC_NONE);
+	op.paramTypes = TEEC_PARAM_TYPES(
+	    TEEC_VALUE_INPUT, check ? TEEC_VALUE_INOUT : TEEC_VALUE_INPUT, TEEC_NONE, TEEC_NONE);
 	op.params[0].value.a = h;
 	op.params[0].value.b = seed;
 	op.params[1].value.a = size;
 	op.params[1].value.b = chunk;
-	res = TEEC_InvokeCommand(s, check ? TA_STORAGE_CMD_CHECK : TA_STORAGE_CMD_FILL, &op,
-				 &orig);
+	res = TEEC_InvokeCommand(s, check ? TA_STORAGE_CMD_CHECK : TA_STORAGE_CMD_FILL, &op, &orig);
 	if (check && bad)
-		*bad = op.params[1].value.a != size ? op.params[1].value.a
-						    : op.params[1].value.b;
+		*bad = op.params[1].value.a != size ? op.params[1].value.a : op.params[1].value.b;
 	return res;
 }
 
@@ -308,21 +301,20 @@ static bool expect_panic(ADBG_Case_t *c, TEEC_Session *s, TEEC_Result res)
 
 /* ---- storage IDs ---- */
 
-static const uint32_t storage_ids[] = { TEE_STORAGE_PRIVATE, TEE_STORAGE_PRIVATE_REE,
-					TEE_STORAGE_PRIVATE_RPMB };
+static const uint32_t storage_ids[] = {TEE_STORAGE_PRIVATE, TEE_STORAGE_PRIVATE_REE,
+				       TEE_STORAGE_PRIVATE_RPMB};
 
 static bool storage_available(uint32_t id)
 {
 	static const uint8_t probe[] = "xtest-storage-probe";
-	TEEC_Session s = { 0 };
+	TEEC_Session s = {0};
 	uint32_t orig = 0;
 	uint32_t h = 0;
 	TEEC_Result res = TEEC_SUCCESS;
 
 	if (xtest_teec_open_session(&s, &storage_uuid, NULL, &orig))
 		return false;
-	res = st_create(&s, probe, sizeof(probe), RWM | TEE_DATA_FLAG_OVERWRITE, NULL, 0, &h,
-			id);
+	res = st_create(&s, probe, sizeof(probe), RWM | TEE_DATA_FLAG_OVERWRITE, NULL, 0, &h, id);
 	if (!res)
 		st_unlink(&s, h);
 	TEEC_CloseSession(&s);
@@ -345,11 +337,11 @@ static void for_each_storage(ADBG_Case_t *c, void (*fn)(ADBG_Case_t *c, uint32_t
 	}
 }
 
-#define STORAGE_CASE(num, title)                                                           \
-	static void xtest_tee_test_##num(ADBG_Case_t *c)                                   \
-	{                                                                                  \
-		for_each_storage(c, test_##num);                                           \
-	}                                                                                  \
+#define STORAGE_CASE(num, title)                                                                   \
+	static void xtest_tee_test_##num(ADBG_Case_t *c)                                           \
+	{                                                                                          \
+		for_each_storage(c, test_##num);                                                   \
+	}                                                                                          \
 	ADBG_CASE_DEFINE(regression, num, xtest_tee_test_##num, title)
 
 /* Removes id if it is there (an earlier failed run may have left it). */
@@ -365,16 +357,16 @@ static void scrub(TEEC_Session *s, const void *id, size_t len, uint32_t storage)
 
 static void test_6001(ADBG_Case_t *c, uint32_t storage)
 {
-	TEEC_Session s = { 0 };
+	TEEC_Session s = {0};
 	uint8_t long_id[65];
 	uint32_t h = 0;
 
 	if (!sess_open(c, &s))
 		return;
-	if (ADBG_EXPECT_TEEC_SUCCESS(c, st_create(&s, id_a, sizeof(id_a),
-						  TEE_DATA_FLAG_ACCESS_WRITE |
-							  TEE_DATA_FLAG_ACCESS_WRITE_META,
-						  data_a, sizeof(data_a), &h, storage)))
+	if (ADBG_EXPECT_TEEC_SUCCESS(
+		c, st_create(&s, id_a, sizeof(id_a),
+			     TEE_DATA_FLAG_ACCESS_WRITE | TEE_DATA_FLAG_ACCESS_WRITE_META, data_a,
+			     sizeof(data_a), &h, storage)))
 		ADBG_EXPECT_TEEC_SUCCESS(c, st_unlink(&s, h));
 	/* A zero-length ID, with and without a buffer, is an ID like any other. */
 	if (ADBG_EXPECT_TEEC_SUCCESS(c, st_create(&s, id_a, 0, TEE_DATA_FLAG_ACCESS_WRITE_META,
@@ -388,9 +380,9 @@ static void test_6001(ADBG_Case_t *c, uint32_t storage)
 	if (ADBG_EXPECT_TEEC_SUCCESS(c, st_create(&s, long_id, 64, TEE_DATA_FLAG_ACCESS_WRITE_META,
 						  NULL, 0, &h, storage)))
 		ADBG_EXPECT_TEEC_SUCCESS(c, st_unlink(&s, h));
-	expect_panic(c, &s,
-		     st_create(&s, long_id, 65, TEE_DATA_FLAG_ACCESS_WRITE_META, NULL, 0, &h,
-			       storage));
+	expect_panic(
+	    c, &s,
+	    st_create(&s, long_id, 65, TEE_DATA_FLAG_ACCESS_WRITE_META, NULL, 0, &h, storage));
 	/* Unknown flags are a programming error too. */
 	expect_panic(c, &s, st_create(&s, id_a, sizeof(id_a), 0x8000, NULL, 0, &h, storage));
 	TEEC_CloseSession(&s);
@@ -399,39 +391,38 @@ STORAGE_CASE(6001, "Test TEE_CreatePersistentObject");
 
 static void test_6002(ADBG_Case_t *c, uint32_t storage)
 {
-	TEEC_Session s = { 0 };
+	TEEC_Session s = {0};
 	uint32_t h = 0;
 
 	if (!sess_open(c, &s))
 		return;
 	scrub(&s, id_b, sizeof(id_b), storage);
-	ADBG_EXPECT_TEEC_RESULT(c, TEEC_ERROR_ITEM_NOT_FOUND,
-				st_open(&s, id_b, sizeof(id_b), TEE_DATA_FLAG_ACCESS_READ, &h,
-					storage));
-	if (!ADBG_EXPECT_TEEC_SUCCESS(c, st_create(&s, id_b, sizeof(id_b),
-						   TEE_DATA_FLAG_ACCESS_WRITE, data_a,
-						   sizeof(data_a), &h, storage)))
+	ADBG_EXPECT_TEEC_RESULT(
+	    c, TEEC_ERROR_ITEM_NOT_FOUND,
+	    st_open(&s, id_b, sizeof(id_b), TEE_DATA_FLAG_ACCESS_READ, &h, storage));
+	if (!ADBG_EXPECT_TEEC_SUCCESS(c,
+				      st_create(&s, id_b, sizeof(id_b), TEE_DATA_FLAG_ACCESS_WRITE,
+						data_a, sizeof(data_a), &h, storage)))
 		goto out;
 	ADBG_EXPECT_TEEC_SUCCESS(c, st_close(&s, h));
-	if (ADBG_EXPECT_TEEC_SUCCESS(c, st_open(&s, id_b, sizeof(id_b),
-						TEE_DATA_FLAG_ACCESS_WRITE_META, &h, storage)))
+	if (ADBG_EXPECT_TEEC_SUCCESS(
+		c, st_open(&s, id_b, sizeof(id_b), TEE_DATA_FLAG_ACCESS_WRITE_META, &h, storage)))
 		ADBG_EXPECT_TEEC_SUCCESS(c, st_close(&s, h));
-	if (ADBG_EXPECT_TEEC_SUCCESS(c, st_open(&s, id_b, sizeof(id_b),
-						TEE_DATA_FLAG_ACCESS_WRITE_META, &h, storage)))
+	if (ADBG_EXPECT_TEEC_SUCCESS(
+		c, st_open(&s, id_b, sizeof(id_b), TEE_DATA_FLAG_ACCESS_WRITE_META, &h, storage)))
 		ADBG_EXPECT_TEEC_SUCCESS(c, st_unlink(&s, h));
 	/* The same with the empty ID. */
 	if (ADBG_EXPECT_TEEC_SUCCESS(c, st_create(&s, NULL, 0, TEE_DATA_FLAG_ACCESS_WRITE, data_a,
 						  sizeof(data_a), &h, storage))) {
 		ADBG_EXPECT_TEEC_SUCCESS(c, st_close(&s, h));
-		if (ADBG_EXPECT_TEEC_SUCCESS(c, st_open(&s, NULL, 0,
-							TEE_DATA_FLAG_ACCESS_WRITE_META, &h,
-							storage)))
+		if (ADBG_EXPECT_TEEC_SUCCESS(
+			c, st_open(&s, NULL, 0, TEE_DATA_FLAG_ACCESS_WRITE_META, &h, storage)))
 			ADBG_EXPECT_TEEC_SUCCESS(c, st_unlink(&s, h));
 	}
 	/* An unknown storage ID holds nothing. */
-	ADBG_EXPECT_TEEC_RESULT(c, TEEC_ERROR_ITEM_NOT_FOUND,
-				st_open(&s, id_b, sizeof(id_b), TEE_DATA_FLAG_ACCESS_READ, &h,
-					0x12345678));
+	ADBG_EXPECT_TEEC_RESULT(
+	    c, TEEC_ERROR_ITEM_NOT_FOUND,
+	    st_open(&s, id_b, sizeof(id_b), TEE_DATA_FLAG_ACCESS_READ, &h, 0x12345678));
 out:
 	TEEC_CloseSession(&s);
 }
@@ -439,7 +430,7 @@ STORAGE_CASE(6002, "Test TEE_OpenPersistentObject");
 
 static void test_6003(ADBG_Case_t *c, uint32_t storage)
 {
-	TEEC_Session s = { 0 };
+	TEEC_Session s = {0};
 	uint8_t out[64];
 	uint32_t count = 0;
 	uint32_t h = 0;
@@ -447,15 +438,15 @@ static void test_6003(ADBG_Case_t *c, uint32_t storage)
 	if (!sess_open(c, &s))
 		return;
 	scrub(&s, id_c, sizeof(id_c), storage);
-	if (!ADBG_EXPECT_TEEC_SUCCESS(c, st_create(&s, id_c, sizeof(id_c),
-						   TEE_DATA_FLAG_ACCESS_WRITE, data_b,
-						   sizeof(data_b), &h, storage)))
+	if (!ADBG_EXPECT_TEEC_SUCCESS(c,
+				      st_create(&s, id_c, sizeof(id_c), TEE_DATA_FLAG_ACCESS_WRITE,
+						data_b, sizeof(data_b), &h, storage)))
 		goto out;
 	ADBG_EXPECT_TEEC_SUCCESS(c, st_close(&s, h));
-	if (!ADBG_EXPECT_TEEC_SUCCESS(c, st_open(&s, id_c, sizeof(id_c),
-						 TEE_DATA_FLAG_ACCESS_READ |
-							 TEE_DATA_FLAG_ACCESS_WRITE_META,
-						 &h, storage)))
+	if (!ADBG_EXPECT_TEEC_SUCCESS(
+		c,
+		st_open(&s, id_c, sizeof(id_c),
+			TEE_DATA_FLAG_ACCESS_READ | TEE_DATA_FLAG_ACCESS_WRITE_META, &h, storage)))
 		goto out;
 	if (ADBG_EXPECT_TEEC_SUCCESS(c, st_read(&s, h, out, 10, &count)))
 		ADBG_EXPECT_BUFFER(c, data_b, 10, out, count);
@@ -466,8 +457,8 @@ static void test_6003(ADBG_Case_t *c, uint32_t storage)
 		ADBG_EXPECT(c, 0, count);
 	/* Reading needs ACCESS_READ. */
 	ADBG_EXPECT_TEEC_SUCCESS(c, st_close(&s, h));
-	if (ADBG_EXPECT_TEEC_SUCCESS(c, st_open(&s, id_c, sizeof(id_c),
-						TEE_DATA_FLAG_ACCESS_WRITE_META, &h, storage)))
+	if (ADBG_EXPECT_TEEC_SUCCESS(
+		c, st_open(&s, id_c, sizeof(id_c), TEE_DATA_FLAG_ACCESS_WRITE_META, &h, storage)))
 		expect_panic(c, &s, st_read(&s, h, out, 10, &count));
 	scrub(&s, id_c, sizeof(id_c), storage);
 out:
@@ -477,7 +468,7 @@ STORAGE_CASE(6003, "Test TEE_ReadObjectData");
 
 static void test_6004(ADBG_Case_t *c, uint32_t storage)
 {
-	TEEC_Session s = { 0 };
+	TEEC_Session s = {0};
 	uint8_t out[64];
 	uint32_t count = 0;
 	uint32_t h = 0;
@@ -485,20 +476,20 @@ static void test_6004(ADBG_Case_t *c, uint32_t storage)
 	if (!sess_open(c, &s))
 		return;
 	scrub(&s, id_c, sizeof(id_c), storage);
-	if (!ADBG_EXPECT_TEEC_SUCCESS(c, st_create(&s, id_c, sizeof(id_c),
-						   TEE_DATA_FLAG_ACCESS_WRITE, data_b,
-						   sizeof(data_b), &h, storage)))
+	if (!ADBG_EXPECT_TEEC_SUCCESS(c,
+				      st_create(&s, id_c, sizeof(id_c), TEE_DATA_FLAG_ACCESS_WRITE,
+						data_b, sizeof(data_b), &h, storage)))
 		goto out;
 	ADBG_EXPECT_TEEC_SUCCESS(c, st_close(&s, h));
-	if (ADBG_EXPECT_TEEC_SUCCESS(c, st_open(&s, id_c, sizeof(id_c), TEE_DATA_FLAG_ACCESS_WRITE,
-						&h, storage))) {
+	if (ADBG_EXPECT_TEEC_SUCCESS(
+		c, st_open(&s, id_c, sizeof(id_c), TEE_DATA_FLAG_ACCESS_WRITE, &h, storage))) {
 		ADBG_EXPECT_TEEC_SUCCESS(c, st_write(&s, h, data_a, sizeof(data_a)));
 		ADBG_EXPECT_TEEC_SUCCESS(c, st_close(&s, h));
 	}
-	if (!ADBG_EXPECT_TEEC_SUCCESS(c, st_open(&s, id_c, sizeof(id_c),
-						 TEE_DATA_FLAG_ACCESS_READ |
-							 TEE_DATA_FLAG_ACCESS_WRITE_META,
-						 &h, storage)))
+	if (!ADBG_EXPECT_TEEC_SUCCESS(
+		c,
+		st_open(&s, id_c, sizeof(id_c),
+			TEE_DATA_FLAG_ACCESS_READ | TEE_DATA_FLAG_ACCESS_WRITE_META, &h, storage)))
 		goto out;
 	if (ADBG_EXPECT_TEEC_SUCCESS(c, st_read(&s, h, out, sizeof(out), &count)))
 		ADBG_EXPECT_BUFFER(c, data_a, sizeof(data_a), out, count);
@@ -512,7 +503,7 @@ STORAGE_CASE(6004, "Test TEE_WriteObjectData");
 
 static void test_6005(ADBG_Case_t *c, uint32_t storage)
 {
-	TEEC_Session s = { 0 };
+	TEEC_Session s = {0};
 	uint8_t out[32];
 	uint32_t count = 0;
 	uint32_t pos = 0;
@@ -525,8 +516,7 @@ static void test_6005(ADBG_Case_t *c, uint32_t storage)
 						   sizeof(data_a), &h, storage)))
 		goto out;
 	if (ADBG_EXPECT_TEEC_SUCCESS(c, st_seek(&s, h, 10, TEE_DATA_SEEK_SET, &pos)) &&
-	    ADBG_EXPECT(c, 10, pos) &&
-	    ADBG_EXPECT_TEEC_SUCCESS(c, st_read(&s, h, out, 10, &count)))
+	    ADBG_EXPECT(c, 10, pos) && ADBG_EXPECT_TEEC_SUCCESS(c, st_read(&s, h, out, 10, &count)))
 		ADBG_EXPECT_BUFFER(c, data_a + 10, 10, out, count);
 	ADBG_EXPECT_TEEC_SUCCESS(c, st_seek(&s, h, -5, TEE_DATA_SEEK_CUR, &pos));
 	ADBG_EXPECT(c, 15, pos);
@@ -564,25 +554,24 @@ STORAGE_CASE(6005, "Test TEE_SeekObjectData");
 
 static void test_6006(ADBG_Case_t *c, uint32_t storage)
 {
-	TEEC_Session s = { 0 };
+	TEEC_Session s = {0};
 	uint32_t h = 0;
 
 	if (!sess_open(c, &s))
 		return;
-	if (ADBG_EXPECT_TEEC_SUCCESS(c, st_create(&s, id_b, sizeof(id_b),
-						  TEE_DATA_FLAG_ACCESS_WRITE_META |
-							  TEE_DATA_FLAG_OVERWRITE,
-						  data_a, sizeof(data_a), &h, storage)) &&
+	if (ADBG_EXPECT_TEEC_SUCCESS(
+		c, st_create(&s, id_b, sizeof(id_b),
+			     TEE_DATA_FLAG_ACCESS_WRITE_META | TEE_DATA_FLAG_OVERWRITE, data_a,
+			     sizeof(data_a), &h, storage)) &&
 	    ADBG_EXPECT_TEEC_SUCCESS(c, st_unlink(&s, h)))
-		ADBG_EXPECT_TEEC_RESULT(c, TEEC_ERROR_ITEM_NOT_FOUND,
-					st_open(&s, id_b, sizeof(id_b),
-						TEE_DATA_FLAG_ACCESS_READ, &h, storage));
+		ADBG_EXPECT_TEEC_RESULT(
+		    c, TEEC_ERROR_ITEM_NOT_FOUND,
+		    st_open(&s, id_b, sizeof(id_b), TEE_DATA_FLAG_ACCESS_READ, &h, storage));
 	/* TEE_HANDLE_NULL is nothing to delete. */
 	ADBG_EXPECT_TEEC_SUCCESS(c, st_unlink(&s, 0));
 	/* Deleting needs ACCESS_WRITE_META. */
-	if (ADBG_EXPECT_TEEC_SUCCESS(c, st_create(&s, id_b, sizeof(id_b),
-						  TEE_DATA_FLAG_ACCESS_READ, NULL, 0, &h,
-						  storage)))
+	if (ADBG_EXPECT_TEEC_SUCCESS(c, st_create(&s, id_b, sizeof(id_b), TEE_DATA_FLAG_ACCESS_READ,
+						  NULL, 0, &h, storage)))
 		expect_panic(c, &s, st_unlink(&s, h));
 	scrub(&s, id_b, sizeof(id_b), storage);
 	TEEC_CloseSession(&s);
@@ -591,7 +580,7 @@ STORAGE_CASE(6006, "Test TEE_CloseAndDeletePersistentObject");
 
 static void test_6007(ADBG_Case_t *c, uint32_t storage)
 {
-	TEEC_Session s = { 0 };
+	TEEC_Session s = {0};
 	uint8_t out[64];
 	uint8_t expect[64];
 	uint32_t count = 0;
@@ -608,7 +597,8 @@ static void test_6007(ADBG_Case_t *c, uint32_t storage)
 		if (ADBG_EXPECT_TEEC_SUCCESS(c, st_read(&s, h, out, 10, &count)))
 			ADBG_EXPECT_BUFFER(c, data_a + 5, 5, out, count);
 		ADBG_EXPECT_TEEC_SUCCESS(c, st_close(&s, h));
-		if (ADBG_EXPECT_TEEC_SUCCESS(c, st_open(&s, id_b, sizeof(id_b), RWM, &h, storage))) {
+		if (ADBG_EXPECT_TEEC_SUCCESS(c,
+					     st_open(&s, id_b, sizeof(id_b), RWM, &h, storage))) {
 			ADBG_EXPECT_TEEC_SUCCESS(c, st_seek(&s, h, 5, TEE_DATA_SEEK_SET, NULL));
 			if (ADBG_EXPECT_TEEC_SUCCESS(c, st_read(&s, h, out, 10, &count)))
 				ADBG_EXPECT_BUFFER(c, data_a + 5, 5, out, count);
@@ -625,7 +615,8 @@ static void test_6007(ADBG_Case_t *c, uint32_t storage)
 		memset(expect, 0, sizeof(expect));
 		memcpy(expect, data_a + 30, 2);
 		ADBG_EXPECT_TEEC_SUCCESS(c, st_close(&s, h));
-		if (ADBG_EXPECT_TEEC_SUCCESS(c, st_open(&s, id_b, sizeof(id_b), RWM, &h, storage))) {
+		if (ADBG_EXPECT_TEEC_SUCCESS(c,
+					     st_open(&s, id_b, sizeof(id_b), RWM, &h, storage))) {
 			ADBG_EXPECT_TEEC_SUCCESS(c, st_seek(&s, h, 30, TEE_DATA_SEEK_SET, NULL));
 			if (ADBG_EXPECT_TEEC_SUCCESS(c, st_read(&s, h, out, sizeof(out), &count)))
 				ADBG_EXPECT_BUFFER(c, expect, 10, out, count);
@@ -643,7 +634,8 @@ static void test_6007(ADBG_Case_t *c, uint32_t storage)
 		memset(expect, 0, sizeof(expect));
 		memcpy(expect + 6, data_a, 4);
 		ADBG_EXPECT_TEEC_SUCCESS(c, st_close(&s, h));
-		if (ADBG_EXPECT_TEEC_SUCCESS(c, st_open(&s, id_b, sizeof(id_b), RWM, &h, storage))) {
+		if (ADBG_EXPECT_TEEC_SUCCESS(c,
+					     st_open(&s, id_b, sizeof(id_b), RWM, &h, storage))) {
 			ADBG_EXPECT_TEEC_SUCCESS(c, st_seek(&s, h, 74, TEE_DATA_SEEK_SET, NULL));
 			if (ADBG_EXPECT_TEEC_SUCCESS(c, st_read(&s, h, out, 10, &count)))
 				ADBG_EXPECT_BUFFER(c, expect, 10, out, count);
@@ -682,7 +674,7 @@ STORAGE_CASE(6007, "Test TEE_TruncateObjectData");
 
 static void test_6008(ADBG_Case_t *c, uint32_t storage)
 {
-	TEEC_Session s = { 0 };
+	TEEC_Session s = {0};
 	uint8_t out[32];
 	uint32_t count = 0;
 	uint32_t h = 0;
@@ -692,26 +684,26 @@ static void test_6008(ADBG_Case_t *c, uint32_t storage)
 		return;
 	scrub(&s, id_c, sizeof(id_c), storage);
 	scrub(&s, id_d, sizeof(id_d), storage);
-	if (!ADBG_EXPECT_TEEC_SUCCESS(c, st_create(&s, id_c, sizeof(id_c),
-						   TEE_DATA_FLAG_ACCESS_WRITE, data_b,
-						   sizeof(data_b), &h, storage)))
+	if (!ADBG_EXPECT_TEEC_SUCCESS(c,
+				      st_create(&s, id_c, sizeof(id_c), TEE_DATA_FLAG_ACCESS_WRITE,
+						data_b, sizeof(data_b), &h, storage)))
 		goto out;
 	ADBG_EXPECT_TEEC_SUCCESS(c, st_close(&s, h));
-	if (!ADBG_EXPECT_TEEC_SUCCESS(c, st_open(&s, id_c, sizeof(id_c),
-						 TEE_DATA_FLAG_ACCESS_WRITE |
-							 TEE_DATA_FLAG_ACCESS_WRITE_META,
-						 &h, storage)))
+	if (!ADBG_EXPECT_TEEC_SUCCESS(
+		c,
+		st_open(&s, id_c, sizeof(id_c),
+			TEE_DATA_FLAG_ACCESS_WRITE | TEE_DATA_FLAG_ACCESS_WRITE_META, &h, storage)))
 		goto out;
 	ADBG_EXPECT_TEEC_SUCCESS(c, st_write(&s, h, data_a, sizeof(data_a)));
 	ADBG_EXPECT_TEEC_SUCCESS(c, st_rename(&s, h, id_d, sizeof(id_d)));
 	ADBG_EXPECT_TEEC_SUCCESS(c, st_close(&s, h));
-	ADBG_EXPECT_TEEC_RESULT(c, TEEC_ERROR_ITEM_NOT_FOUND,
-				st_open(&s, id_c, sizeof(id_c), TEE_DATA_FLAG_ACCESS_READ, &h,
-					storage));
-	if (ADBG_EXPECT_TEEC_SUCCESS(c, st_open(&s, id_d, sizeof(id_d),
-						TEE_DATA_FLAG_ACCESS_READ |
-							TEE_DATA_FLAG_ACCESS_WRITE_META,
-						&h, storage))) {
+	ADBG_EXPECT_TEEC_RESULT(
+	    c, TEEC_ERROR_ITEM_NOT_FOUND,
+	    st_open(&s, id_c, sizeof(id_c), TEE_DATA_FLAG_ACCESS_READ, &h, storage));
+	if (ADBG_EXPECT_TEEC_SUCCESS(
+		c, st_open(&s, id_d, sizeof(id_d),
+			   TEE_DATA_FLAG_ACCESS_READ | TEE_DATA_FLAG_ACCESS_WRITE_META, &h,
+			   storage))) {
 		if (ADBG_EXPECT_TEEC_SUCCESS(c, st_read(&s, h, out, sizeof(out), &count)))
 			ADBG_EXPECT_BUFFER(c, data_a, sizeof(data_a), out, count);
 		/* To the empty ID and back. */
@@ -720,8 +712,8 @@ static void test_6008(ADBG_Case_t *c, uint32_t storage)
 		if (ADBG_EXPECT_TEEC_SUCCESS(c, st_open(&s, NULL, 0, RWM, &h, storage))) {
 			ADBG_EXPECT_TEEC_SUCCESS(c, st_rename(&s, h, id_d, sizeof(id_d)));
 			/* The name of another object is taken. */
-			if (ADBG_EXPECT_TEEC_SUCCESS(c, st_create(&s, id_c, sizeof(id_c), RWM, NULL,
-								  0, &h2, storage))) {
+			if (ADBG_EXPECT_TEEC_SUCCESS(
+				c, st_create(&s, id_c, sizeof(id_c), RWM, NULL, 0, &h2, storage))) {
 				ADBG_EXPECT_TEEC_RESULT(c, TEEC_ERROR_ACCESS_CONFLICT,
 							st_rename(&s, h, id_c, sizeof(id_c)));
 				ADBG_EXPECT_TEEC_SUCCESS(c, st_unlink(&s, h2));
@@ -742,12 +734,12 @@ STORAGE_CASE(6008, "Test TEE_RenamePersistentObject");
 
 static void test_6009(ADBG_Case_t *c, uint32_t storage)
 {
-	TEEC_Session s = { 0 };
-	const uint8_t *ids[3] = { id_a, id_b, id_d };
-	const size_t lens[3] = { sizeof(id_a), sizeof(id_b), sizeof(id_d) };
+	TEEC_Session s = {0};
+	const uint8_t *ids[3] = {id_a, id_b, id_d};
+	const size_t lens[3] = {sizeof(id_a), sizeof(id_b), sizeof(id_d)};
 	struct ta_storage_obj_info info;
 	uint8_t id[64];
-	bool seen[3] = { false, false, false };
+	bool seen[3] = {false, false, false};
 	uint32_t h = 0;
 	uint32_t e = 0;
 	size_t n = 0;
@@ -755,11 +747,10 @@ static void test_6009(ADBG_Case_t *c, uint32_t storage)
 	if (!sess_open(c, &s))
 		return;
 	for (int i = 0; i < 3; i++) {
-		if (ADBG_EXPECT_TEEC_SUCCESS(c, st_create(&s, ids[i], lens[i],
-							  TEE_DATA_FLAG_ACCESS_WRITE |
-								  TEE_DATA_FLAG_OVERWRITE,
-							  data_b, sizeof(data_b) - (size_t)i, &h,
-							  storage)))
+		if (ADBG_EXPECT_TEEC_SUCCESS(
+			c, st_create(&s, ids[i], lens[i],
+				     TEE_DATA_FLAG_ACCESS_WRITE | TEE_DATA_FLAG_OVERWRITE, data_b,
+				     sizeof(data_b) - (size_t)i, &h, storage)))
 			ADBG_EXPECT_TEEC_SUCCESS(c, st_close(&s, h));
 	}
 	if (!ADBG_EXPECT_TEEC_SUCCESS(c, st_alloc_enum(&s, &e)))
@@ -767,8 +758,8 @@ static void test_6009(ADBG_Case_t *c, uint32_t storage)
 	ADBG_EXPECT_TEEC_SUCCESS(c, st_value(&s, TA_STORAGE_CMD_START_ENUM, e, storage));
 	for (int k = 0; k < 3; k++) {
 		n = sizeof(id);
-		if (!ADBG_EXPECT_TEEC_SUCCESS(c, st_next_enum(&s, e, k == 1 ? NULL : &info, id,
-							       &n)))
+		if (!ADBG_EXPECT_TEEC_SUCCESS(c,
+					      st_next_enum(&s, e, k == 1 ? NULL : &info, id, &n)))
 			break;
 		for (int i = 0; i < 3; i++) {
 			if (n != lens[i] || memcmp(id, ids[i], n))
@@ -819,17 +810,17 @@ static bool may_share(uint32_t a, uint32_t b)
 static void test_6010(ADBG_Case_t *c, uint32_t storage)
 {
 	static const uint32_t flag_sets[] = {
-		0,
-		TEE_DATA_FLAG_ACCESS_READ,
-		TEE_DATA_FLAG_ACCESS_READ | TEE_DATA_FLAG_SHARE_READ,
-		TEE_DATA_FLAG_ACCESS_WRITE | TEE_DATA_FLAG_SHARE_WRITE,
-		RW | SHARE,
-		TEE_DATA_FLAG_ACCESS_WRITE_META,
-		TEE_DATA_FLAG_SHARE_READ,
-		SHARE,
+	    0,
+	    TEE_DATA_FLAG_ACCESS_READ,
+	    TEE_DATA_FLAG_ACCESS_READ | TEE_DATA_FLAG_SHARE_READ,
+	    TEE_DATA_FLAG_ACCESS_WRITE | TEE_DATA_FLAG_SHARE_WRITE,
+	    RW | SHARE,
+	    TEE_DATA_FLAG_ACCESS_WRITE_META,
+	    TEE_DATA_FLAG_SHARE_READ,
+	    SHARE,
 	};
 	const uint32_t f = RWM | SHARE | TEE_DATA_FLAG_OVERWRITE;
-	TEEC_Session s = { 0 };
+	TEEC_Session s = {0};
 	uint8_t data[1024];
 	uint8_t out[1024];
 	uint32_t o1 = 0;
@@ -843,36 +834,35 @@ static void test_6010(ADBG_Case_t *c, uint32_t storage)
 		return;
 
 	Do_ADBG_BeginSubCase(c, "CreatePersistentObject AccessConflict");
-	if (ADBG_EXPECT_TEEC_SUCCESS(c, st_create(&s, id_a, sizeof(id_a), f, data, sizeof(data),
-						  &o1, storage))) {
+	if (ADBG_EXPECT_TEEC_SUCCESS(
+		c, st_create(&s, id_a, sizeof(id_a), f, data, sizeof(data), &o1, storage))) {
 		/* Open, so even OVERWRITE may not replace it. */
-		ADBG_EXPECT_TEEC_RESULT(c, TEEC_ERROR_ACCESS_CONFLICT,
-					st_create(&s, id_a, sizeof(id_a), RW, data, sizeof(data),
-						  &o2, storage));
-		ADBG_EXPECT_TEEC_RESULT(c, TEEC_ERROR_ACCESS_CONFLICT,
-					st_create(&s, id_a, sizeof(id_a), f, data, sizeof(data),
-						  &o2, storage));
+		ADBG_EXPECT_TEEC_RESULT(
+		    c, TEEC_ERROR_ACCESS_CONFLICT,
+		    st_create(&s, id_a, sizeof(id_a), RW, data, sizeof(data), &o2, storage));
+		ADBG_EXPECT_TEEC_RESULT(
+		    c, TEEC_ERROR_ACCESS_CONFLICT,
+		    st_create(&s, id_a, sizeof(id_a), f, data, sizeof(data), &o2, storage));
 		ADBG_EXPECT_TEEC_SUCCESS(c, st_unlink(&s, o1));
 	}
 	Do_ADBG_EndSubCase(c, "CreatePersistentObject AccessConflict");
 
 	Do_ADBG_BeginSubCase(c, "Sharing rules");
-	if (ADBG_EXPECT_TEEC_SUCCESS(c, st_create(&s, id_a, sizeof(id_a),
-						  TEE_DATA_FLAG_OVERWRITE, data, 16, &o1,
-						  storage))) {
+	if (ADBG_EXPECT_TEEC_SUCCESS(c, st_create(&s, id_a, sizeof(id_a), TEE_DATA_FLAG_OVERWRITE,
+						  data, 16, &o1, storage))) {
 		ADBG_EXPECT_TEEC_SUCCESS(c, st_close(&s, o1));
 		for (size_t i = 0; i < sizeof(flag_sets) / sizeof(flag_sets[0]); i++) {
-			if (!ADBG_EXPECT_TEEC_SUCCESS(c, st_open(&s, id_a, sizeof(id_a),
-								 flag_sets[i], &o1, storage)))
+			if (!ADBG_EXPECT_TEEC_SUCCESS(
+				c, st_open(&s, id_a, sizeof(id_a), flag_sets[i], &o1, storage)))
 				continue;
 			for (size_t j = 0; j < sizeof(flag_sets) / sizeof(flag_sets[0]); j++) {
-				TEEC_Result res = st_open(&s, id_a, sizeof(id_a), flag_sets[j],
-							  &o2, storage);
+				TEEC_Result res =
+				    st_open(&s, id_a, sizeof(id_a), flag_sets[j], &o2, storage);
 
 				if (!ADBG_EXPECT_TEEC_RESULT(c,
 							     may_share(flag_sets[i], flag_sets[j])
-								     ? TEEC_SUCCESS
-								     : TEEC_ERROR_ACCESS_CONFLICT,
+								 ? TEEC_SUCCESS
+								 : TEEC_ERROR_ACCESS_CONFLICT,
 							     res))
 					Do_ADBG_Log("    flags %#x then %#x", flag_sets[i],
 						    flag_sets[j]);
@@ -889,8 +879,8 @@ static void test_6010(ADBG_Case_t *c, uint32_t storage)
 	if (ADBG_EXPECT_TEEC_SUCCESS(c, st_create(&s, id_a, sizeof(id_a),
 						  RW | SHARE | TEE_DATA_FLAG_OVERWRITE, data, 100,
 						  &o1, storage)) &&
-	    ADBG_EXPECT_TEEC_SUCCESS(c, st_open(&s, id_a, sizeof(id_a), RW | SHARE, &o2,
-						storage))) {
+	    ADBG_EXPECT_TEEC_SUCCESS(c,
+				     st_open(&s, id_a, sizeof(id_a), RW | SHARE, &o2, storage))) {
 		struct ta_storage_obj_info info;
 
 		/* What one handle writes, the other sees at once, size included. */
@@ -920,8 +910,8 @@ static void test_6010(ADBG_Case_t *c, uint32_t storage)
 	Do_ADBG_EndSubCase(c, "SeekObjectData NotPersist");
 
 	Do_ADBG_BeginSubCase(c, "SeekWriteRead");
-	if (ADBG_EXPECT_TEEC_SUCCESS(c, st_create(&s, id_a, sizeof(id_a), f, data, sizeof(data),
-						  &o1, storage))) {
+	if (ADBG_EXPECT_TEEC_SUCCESS(
+		c, st_create(&s, id_a, sizeof(id_a), f, data, sizeof(data), &o1, storage))) {
 		ADBG_EXPECT_TEEC_SUCCESS(c, st_seek(&s, o1, 2, TEE_DATA_SEEK_SET, NULL));
 		ADBG_EXPECT_TEEC_SUCCESS(c, st_seek(&s, o1, 0, TEE_DATA_SEEK_END, NULL));
 		ADBG_EXPECT_TEEC_SUCCESS(c, st_write(&s, o1, data, sizeof(data)));
@@ -932,8 +922,8 @@ static void test_6010(ADBG_Case_t *c, uint32_t storage)
 		ADBG_EXPECT_TEEC_SUCCESS(c, st_seek(&s, o1, 10, TEE_DATA_SEEK_END, NULL));
 		if (ADBG_EXPECT_TEEC_SUCCESS(c, st_read(&s, o1, out, sizeof(out), &n)))
 			ADBG_EXPECT(c, 0, n);
-		ADBG_EXPECT_TEEC_SUCCESS(c, st_seek(&s, o1, -(int32_t)sizeof(data) / 2,
-						    TEE_DATA_SEEK_END, NULL));
+		ADBG_EXPECT_TEEC_SUCCESS(
+		    c, st_seek(&s, o1, -(int32_t)sizeof(data) / 2, TEE_DATA_SEEK_END, NULL));
 		if (ADBG_EXPECT_TEEC_SUCCESS(c, st_read(&s, o1, out, sizeof(out) / 2, &n)))
 			ADBG_EXPECT_BUFFER(c, data + sizeof(data) / 2, sizeof(data) / 2, out, n);
 		ADBG_EXPECT_TEEC_SUCCESS(c, st_unlink(&s, o1));
@@ -941,8 +931,8 @@ static void test_6010(ADBG_Case_t *c, uint32_t storage)
 	Do_ADBG_EndSubCase(c, "SeekWriteRead");
 
 	Do_ADBG_BeginSubCase(c, "Rename Access Conflict");
-	if (ADBG_EXPECT_TEEC_SUCCESS(c, st_create(&s, id_a, sizeof(id_a), f, data, sizeof(data),
-						  &o1, storage))) {
+	if (ADBG_EXPECT_TEEC_SUCCESS(
+		c, st_create(&s, id_a, sizeof(id_a), f, data, sizeof(data), &o1, storage))) {
 		ADBG_EXPECT_TEEC_SUCCESS(c, st_close(&s, o1));
 		if (ADBG_EXPECT_TEEC_SUCCESS(c, st_create(&s, id_b, sizeof(id_b), f, data,
 							  sizeof(data) / 2, &o2, storage))) {
@@ -978,8 +968,8 @@ STORAGE_CASE(6010, "Test Storage");
 
 static void test_6012(ADBG_Case_t *c, uint32_t storage)
 {
-	static const uint8_t id[] = { 0x00, 0x01, 0x02 };
-	TEEC_Session s = { 0 };
+	static const uint8_t id[] = {0x00, 0x01, 0x02};
+	TEEC_Session s = {0};
 	uint8_t out[16];
 	uint32_t count = 0;
 	uint32_t h = 0;
@@ -993,8 +983,8 @@ static void test_6012(ADBG_Case_t *c, uint32_t storage)
 	ADBG_EXPECT_TEEC_SUCCESS(c, st_create_overwrite(&s, id, sizeof(id), storage));
 	if (ADBG_EXPECT_TEEC_SUCCESS(c, st_create(&s, id, sizeof(id),
 						  TEE_DATA_FLAG_ACCESS_WRITE |
-							  TEE_DATA_FLAG_ACCESS_WRITE_META |
-							  TEE_DATA_FLAG_OVERWRITE,
+						      TEE_DATA_FLAG_ACCESS_WRITE_META |
+						      TEE_DATA_FLAG_OVERWRITE,
 						  data_a, 8, &h, storage)))
 		ADBG_EXPECT_TEEC_SUCCESS(c, st_close(&s, h));
 	TEEC_CloseSession(&s);
@@ -1004,10 +994,10 @@ static void test_6012(ADBG_Case_t *c, uint32_t storage)
 	ADBG_EXPECT_TEEC_RESULT(c, TEEC_ERROR_ACCESS_CONFLICT,
 				st_create(&s, id, sizeof(id), TEE_DATA_FLAG_ACCESS_WRITE_META,
 					  data_b, 16, &h, storage));
-	if (ADBG_EXPECT_TEEC_SUCCESS(c, st_open(&s, id, sizeof(id),
-						TEE_DATA_FLAG_ACCESS_READ |
-							TEE_DATA_FLAG_ACCESS_WRITE_META,
-						&h, storage))) {
+	if (ADBG_EXPECT_TEEC_SUCCESS(
+		c, st_open(&s, id, sizeof(id),
+			   TEE_DATA_FLAG_ACCESS_READ | TEE_DATA_FLAG_ACCESS_WRITE_META, &h,
+			   storage))) {
 		if (ADBG_EXPECT_TEEC_SUCCESS(c, st_read(&s, h, out, sizeof(out), &count)))
 			ADBG_EXPECT_BUFFER(c, data_a, 8, out, count);
 		ADBG_EXPECT_TEEC_SUCCESS(c, st_unlink(&s, h));
@@ -1018,7 +1008,7 @@ STORAGE_CASE(6012, "Test TEE GP TTA DS init objects");
 
 static void test_6013(ADBG_Case_t *c, uint32_t storage)
 {
-	TEEC_Session s = { 0 };
+	TEEC_Session s = {0};
 
 	if (!sess_open(c, &s))
 		return;
@@ -1029,7 +1019,7 @@ STORAGE_CASE(6013, "Key usage in Persistent objects");
 
 static void test_6014(ADBG_Case_t *c, uint32_t storage)
 {
-	TEEC_Session s = { 0 };
+	TEEC_Session s = {0};
 
 	if (!sess_open(c, &s))
 		return;
@@ -1040,8 +1030,8 @@ STORAGE_CASE(6014, "Loop on Persistent objects");
 
 static void test_6015(ADBG_Case_t *c, uint32_t storage)
 {
-	TEEC_Session s = { 0 };
-	TEEC_Session s2 = { 0 };
+	TEEC_Session s = {0};
+	TEEC_Session s2 = {0};
 	uint8_t id[64];
 	size_t n = sizeof(id);
 	uint32_t orig = 0;
@@ -1051,23 +1041,22 @@ static void test_6015(ADBG_Case_t *c, uint32_t storage)
 
 	if (!sess_open(c, &s))
 		return;
-	if (!ADBG_EXPECT_TEEC_SUCCESS(c, xtest_teec_open_session(&s2, &storage2_uuid, NULL,
-								 &orig)))
+	if (!ADBG_EXPECT_TEEC_SUCCESS(c, xtest_teec_open_session(&s2, &storage2_uuid, NULL, &orig)))
 		goto out2;
 	if (!ADBG_EXPECT_TEEC_SUCCESS(c, st_create(&s, id_b, sizeof(id_b),
 						   RWM | TEE_DATA_FLAG_OVERWRITE, data_a,
 						   sizeof(data_a), &h, storage)))
 		goto out;
 	/* The other TA can neither open it, nor see it, nor delete it by creating over it. */
-	ADBG_EXPECT_TEEC_RESULT(c, TEEC_ERROR_ITEM_NOT_FOUND,
-				st_open(&s2, id_b, sizeof(id_b), TEE_DATA_FLAG_ACCESS_READ, &h2,
-					storage));
+	ADBG_EXPECT_TEEC_RESULT(
+	    c, TEEC_ERROR_ITEM_NOT_FOUND,
+	    st_open(&s2, id_b, sizeof(id_b), TEE_DATA_FLAG_ACCESS_READ, &h2, storage));
 	if (ADBG_EXPECT_TEEC_SUCCESS(c, st_alloc_enum(&s2, &e))) {
 		TEEC_Result res = st_value(&s2, TA_STORAGE_CMD_START_ENUM, e, storage);
 
 		if (!res) {
 			while (!st_next_enum(&s2, e, NULL, id, &n)) {
-				ADBG_EXPECT_TRUE(c, n != sizeof(id_b) || memcmp(id, id_b, n));
+				ADBG_EXPECT_TRUE(c, n != sizeof(id_b) || memcmp(id, id_b, n) != 0);
 				n = sizeof(id);
 			}
 		} else {
@@ -1094,7 +1083,7 @@ struct thread_arg {
 static void *thread_6016(void *p)
 {
 	struct thread_arg *a = p;
-	TEEC_Session s = { 0 };
+	TEEC_Session s = {0};
 	uint8_t out[64];
 	uint32_t orig = 0;
 	uint32_t count = 0;
@@ -1105,30 +1094,29 @@ static void *thread_6016(void *p)
 	for (int i = 0; i < a->loops; i++) {
 		uint32_t bad = 0;
 
-		if (!ADBG_EXPECT_TEEC_SUCCESS(a->c, st_create(&s, a->name, sizeof(a->name),
-							      TEE_DATA_FLAG_ACCESS_WRITE |
-								      TEE_DATA_FLAG_OVERWRITE,
-							      data_b, sizeof(data_b), &h,
-							      a->storage)))
+		if (!ADBG_EXPECT_TEEC_SUCCESS(
+			a->c, st_create(&s, a->name, sizeof(a->name),
+					TEE_DATA_FLAG_ACCESS_WRITE | TEE_DATA_FLAG_OVERWRITE,
+					data_b, sizeof(data_b), &h, a->storage)))
 			break;
 		ADBG_EXPECT_TEEC_SUCCESS(a->c, st_close(&s, h));
-		if (!ADBG_EXPECT_TEEC_SUCCESS(a->c, st_open(&s, a->name, sizeof(a->name),
-							    TEE_DATA_FLAG_ACCESS_WRITE, &h,
-							    a->storage)))
+		if (!ADBG_EXPECT_TEEC_SUCCESS(a->c,
+					      st_open(&s, a->name, sizeof(a->name),
+						      TEE_DATA_FLAG_ACCESS_WRITE, &h, a->storage)))
 			break;
 		ADBG_EXPECT_TEEC_SUCCESS(a->c, st_write(&s, h, data_a, sizeof(data_a)));
-		ADBG_EXPECT_TEEC_SUCCESS(a->c, st_pattern(&s, false, h, (uint32_t)i, 20000, 3000,
-							  NULL));
+		ADBG_EXPECT_TEEC_SUCCESS(a->c,
+					 st_pattern(&s, false, h, (uint32_t)i, 20000, 3000, NULL));
 		ADBG_EXPECT_TEEC_SUCCESS(a->c, st_close(&s, h));
-		if (!ADBG_EXPECT_TEEC_SUCCESS(a->c, st_open(&s, a->name, sizeof(a->name),
-							    TEE_DATA_FLAG_ACCESS_READ |
-								    TEE_DATA_FLAG_ACCESS_WRITE_META,
-							    &h, a->storage)))
+		if (!ADBG_EXPECT_TEEC_SUCCESS(
+			a->c, st_open(&s, a->name, sizeof(a->name),
+				      TEE_DATA_FLAG_ACCESS_READ | TEE_DATA_FLAG_ACCESS_WRITE_META,
+				      &h, a->storage)))
 			break;
 		if (ADBG_EXPECT_TEEC_SUCCESS(a->c, st_read(&s, h, out, sizeof(data_a), &count)))
 			ADBG_EXPECT_BUFFER(a->c, data_a, sizeof(data_a), out, count);
-		ADBG_EXPECT_TEEC_SUCCESS(a->c, st_pattern(&s, true, h, (uint32_t)i, 20000, 4096,
-							  &bad));
+		ADBG_EXPECT_TEEC_SUCCESS(a->c,
+					 st_pattern(&s, true, h, (uint32_t)i, 20000, 4096, &bad));
 		ADBG_EXPECT(a->c, 0xffffffff, bad);
 		ADBG_EXPECT_TEEC_SUCCESS(a->c, st_unlink(&s, h));
 	}
@@ -1163,30 +1151,31 @@ STORAGE_CASE(6016, "Storage concurrency");
 
 static void test_6017(ADBG_Case_t *c, uint32_t storage)
 {
-	TEEC_Session s = { 0 };
+	TEEC_Session s = {0};
 	struct ta_storage_obj_info i1;
 	struct ta_storage_obj_info i2;
 	uint32_t h = 0;
 
 	if (!sess_open(c, &s))
 		return;
-	if (!ADBG_EXPECT_TEEC_SUCCESS(c, st_create(&s, id_b, sizeof(id_b),
-						   TEE_DATA_FLAG_ACCESS_WRITE |
-							   TEE_DATA_FLAG_OVERWRITE,
-						   NULL, 0, &h, storage)))
+	if (!ADBG_EXPECT_TEEC_SUCCESS(
+		c, st_create(&s, id_b, sizeof(id_b),
+			     TEE_DATA_FLAG_ACCESS_WRITE | TEE_DATA_FLAG_OVERWRITE, NULL, 0, &h,
+			     storage)))
 		goto out;
 	ADBG_EXPECT_TEEC_SUCCESS(c, st_write(&s, h, data_a, sizeof(data_a)));
 	if (ADBG_EXPECT_TEEC_SUCCESS(c, st_info(&s, h, &i1))) {
 		ADBG_EXPECT(c, sizeof(data_a), i1.data_size);
 		ADBG_EXPECT(c, sizeof(data_a), i1.data_position);
 		ADBG_EXPECT(c, TEE_TYPE_DATA, i1.object_type);
-		ADBG_EXPECT(c, TEE_HANDLE_FLAG_PERSISTENT | TEE_HANDLE_FLAG_INITIALIZED |
-				       TEE_DATA_FLAG_ACCESS_WRITE,
+		ADBG_EXPECT(c,
+			    TEE_HANDLE_FLAG_PERSISTENT | TEE_HANDLE_FLAG_INITIALIZED |
+				TEE_DATA_FLAG_ACCESS_WRITE,
 			    i1.handle_flags);
 	}
 	ADBG_EXPECT_TEEC_SUCCESS(c, st_close(&s, h));
-	if (ADBG_EXPECT_TEEC_SUCCESS(c, st_open(&s, id_b, sizeof(id_b),
-						TEE_DATA_FLAG_ACCESS_WRITE_META, &h, storage))) {
+	if (ADBG_EXPECT_TEEC_SUCCESS(
+		c, st_open(&s, id_b, sizeof(id_b), TEE_DATA_FLAG_ACCESS_WRITE_META, &h, storage))) {
 		if (ADBG_EXPECT_TEEC_SUCCESS(c, st_info(&s, h, &i2))) {
 			ADBG_EXPECT(c, i1.data_size, i2.data_size);
 			ADBG_EXPECT(c, 0, i2.data_position);
@@ -1201,7 +1190,7 @@ STORAGE_CASE(6017, "Test Persistent objects info");
 
 static void test_6018(ADBG_Case_t *c, uint32_t storage)
 {
-	TEEC_Session s = { 0 };
+	TEEC_Session s = {0};
 	struct ta_storage_obj_info info;
 	uint8_t *block = calloc(1, 32 * 1024);
 	uint8_t *back = calloc(1, 32 * 1024);
@@ -1211,14 +1200,13 @@ static void test_6018(ADBG_Case_t *c, uint32_t storage)
 	uint32_t bad = 0;
 	uint32_t h = 0;
 
-	if (!ADBG_EXPECT_NOT_NULL(c, block) || !ADBG_EXPECT_NOT_NULL(c, back) ||
-	    !sess_open(c, &s))
+	if (!ADBG_EXPECT_NOT_NULL(c, block) || !ADBG_EXPECT_NOT_NULL(c, back) || !sess_open(c, &s))
 		goto done;
 	Do_ADBG_BeginSubCase(c, "20 writes of 32 KiB");
-	if (ADBG_EXPECT_TEEC_SUCCESS(c, st_create(&s, id_b, sizeof(id_b),
-						  TEE_DATA_FLAG_ACCESS_WRITE |
-							  TEE_DATA_FLAG_OVERWRITE,
-						  NULL, 0, &h, storage))) {
+	if (ADBG_EXPECT_TEEC_SUCCESS(c,
+				     st_create(&s, id_b, sizeof(id_b),
+					       TEE_DATA_FLAG_ACCESS_WRITE | TEE_DATA_FLAG_OVERWRITE,
+					       NULL, 0, &h, storage))) {
 		for (size_t n = 0; n < nblocks; n++) {
 			memset(block, (int)n, bsize);
 			if (!ADBG_EXPECT_TEEC_SUCCESS(c, st_write(&s, h, block, bsize)))
@@ -1228,10 +1216,10 @@ static void test_6018(ADBG_Case_t *c, uint32_t storage)
 			ADBG_EXPECT(c, nblocks * bsize, info.data_size);
 		ADBG_EXPECT_TEEC_SUCCESS(c, st_close(&s, h));
 	}
-	if (ADBG_EXPECT_TEEC_SUCCESS(c, st_open(&s, id_b, sizeof(id_b),
-						TEE_DATA_FLAG_ACCESS_READ |
-							TEE_DATA_FLAG_ACCESS_WRITE_META,
-						&h, storage))) {
+	if (ADBG_EXPECT_TEEC_SUCCESS(
+		c, st_open(&s, id_b, sizeof(id_b),
+			   TEE_DATA_FLAG_ACCESS_READ | TEE_DATA_FLAG_ACCESS_WRITE_META, &h,
+			   storage))) {
 		for (size_t n = 0; n < nblocks; n++) {
 			memset(block, (int)n, bsize);
 			if (!ADBG_EXPECT_TEEC_SUCCESS(c, st_read(&s, h, back, bsize, &count)) ||
@@ -1246,19 +1234,43 @@ static void test_6018(ADBG_Case_t *c, uint32_t storage)
 	if (ADBG_EXPECT_TEEC_SUCCESS(c, st_create(&s, id_b, sizeof(id_b),
 						  RWM | TEE_DATA_FLAG_OVERWRITE, NULL, 0, &h,
 						  storage))) {
-		ADBG_EXPECT_TEEC_SUCCESS(c, st_pattern(&s, false, h, 0x6018, 24 << 20, 1 << 20,
-						       NULL));
+		ADBG_EXPECT_TEEC_SUCCESS(c,
+					 st_pattern(&s, false, h, 0x6018, 24 << 20, 1 << 20, NULL));
 		/* A rewrite in the middle, across a map page boundary. */
-		ADBG_EXPECT_TEEC_SUCCESS(c, st_seek(&s, h, 512 * 1024 - 1000, TEE_DATA_SEEK_SET,
-						    NULL));
+		ADBG_EXPECT_TEEC_SUCCESS(
+		    c, st_seek(&s, h, 512 * 1024 - 1000, TEE_DATA_SEEK_SET, NULL));
 		ADBG_EXPECT_TEEC_SUCCESS(c, st_pattern(&s, false, h, 0x6018, 3000, 3000, NULL));
 		ADBG_EXPECT_TEEC_SUCCESS(c, st_seek(&s, h, 0, TEE_DATA_SEEK_SET, NULL));
-		ADBG_EXPECT_TEEC_SUCCESS(c, st_pattern(&s, true, h, 0x6018, 24 << 20, 1 << 20,
-						       &bad));
+		ADBG_EXPECT_TEEC_SUCCESS(c,
+					 st_pattern(&s, true, h, 0x6018, 24 << 20, 1 << 20, &bad));
 		ADBG_EXPECT(c, 0xffffffff, bad);
 		ADBG_EXPECT_TEEC_SUCCESS(c, st_unlink(&s, h));
 	}
 	Do_ADBG_EndSubCase(c, "24 MiB in 1 MiB writes, three map levels' worth");
+
+	/* More than the bulk window: the core gathers the pieces in one transaction. */
+	Do_ADBG_BeginSubCase(c, "One write of 3 MiB, one read");
+	{
+		const size_t big = 3 << 20;
+		uint8_t *in = malloc(big);
+		uint8_t *out = malloc(big);
+
+		if (ADBG_EXPECT_NOT_NULL(c, in) && ADBG_EXPECT_NOT_NULL(c, out) &&
+		    ADBG_EXPECT_TEEC_SUCCESS(c, st_create(&s, id_b, sizeof(id_b),
+							  RWM | TEE_DATA_FLAG_OVERWRITE, NULL, 0,
+							  &h, storage))) {
+			for (size_t i = 0; i < big; i++)
+				in[i] = (uint8_t)(i * 7 + i / 4096);
+			ADBG_EXPECT_TEEC_SUCCESS(c, st_write(&s, h, in, big));
+			ADBG_EXPECT_TEEC_SUCCESS(c, st_seek(&s, h, 0, TEE_DATA_SEEK_SET, NULL));
+			if (ADBG_EXPECT_TEEC_SUCCESS(c, st_read(&s, h, out, big, &count)))
+				ADBG_EXPECT_BUFFER(c, in, big, out, count);
+			ADBG_EXPECT_TEEC_SUCCESS(c, st_unlink(&s, h));
+		}
+		free(in);
+		free(out);
+	}
+	Do_ADBG_EndSubCase(c, "One write of 3 MiB, one read");
 	TEEC_CloseSession(&s);
 done:
 	free(block);
@@ -1268,8 +1280,8 @@ STORAGE_CASE(6018, "Large object");
 
 static void test_6019(ADBG_Case_t *c, uint32_t storage)
 {
-	TEEC_Session s = { 0 };
-	TEEC_Session s2 = { 0 };
+	TEEC_Session s = {0};
+	TEEC_Session s2 = {0};
 	uint8_t out[32];
 	uint32_t orig = 0;
 	uint32_t count = 0;
@@ -1278,8 +1290,7 @@ static void test_6019(ADBG_Case_t *c, uint32_t storage)
 
 	if (!sess_open(c, &s))
 		return;
-	if (!ADBG_EXPECT_TEEC_SUCCESS(c, xtest_teec_open_session(&s2, &storage2_uuid, NULL,
-								 &orig)))
+	if (!ADBG_EXPECT_TEEC_SUCCESS(c, xtest_teec_open_session(&s2, &storage2_uuid, NULL, &orig)))
 		goto out2;
 	/* The same ID in two TAs: two objects. */
 	if (ADBG_EXPECT_TEEC_SUCCESS(c, st_create(&s, id_b, sizeof(id_b),
@@ -1345,7 +1356,7 @@ static TEEC_Result id_in_shm(TEEC_Session *s, uint32_t cmd, uint32_t h, uint32_t
 
 static void test_6020(ADBG_Case_t *c, uint32_t storage)
 {
-	TEEC_Session s = { 0 };
+	TEEC_Session s = {0};
 	uint32_t h = 0;
 
 	if (!sess_open(c, &s))
@@ -1372,7 +1383,7 @@ STORAGE_CASE(6020, "Object IDs in SHM (negative)");
 static void test_6021(ADBG_Case_t *c, uint32_t storage)
 {
 	struct ta_storage_obj_info info;
-	TEEC_Session s = { 0 };
+	TEEC_Session s = {0};
 	uint32_t usage = 0xffffffff;
 	uint32_t h = 0;
 
@@ -1403,6 +1414,120 @@ out:
 }
 STORAGE_CASE(6021, "Modify and check persistent object usage");
 
+/*
+ * Two instances of one TA on one object, taking turns: what one wrote, the
+ * other reads back at once (each instance talks to the core and to the
+ * supplicant over channels of its own).
+ */
+/* GP: every handle on an object has the same share flags. */
+#define SHARE_6023 (TEE_DATA_FLAG_SHARE_READ | TEE_DATA_FLAG_SHARE_WRITE)
+
+static void test_6023(ADBG_Case_t *c, uint32_t storage)
+{
+	static const uint32_t sizes[] = {100, 5000, 70000, 300000};
+	static const char id[] = "shared_6023";
+	TEEC_Session s[2];
+	uint32_t h = 0;
+	uint32_t bad = 0;
+
+	memset(s, 0, sizeof(s));
+	if (!sess_open(c, &s[0]))
+		return;
+	if (!sess_open(c, &s[1]))
+		goto out;
+	scrub(&s[0], id, sizeof(id), storage);
+	for (uint32_t i = 0; i < 24; i++) {
+		TEEC_Session *wr = &s[i % 2];
+		TEEC_Session *rd = &s[(i + 1) % 2];
+		uint32_t size = sizes[i % 4];
+
+		/* Created new (odd rounds, and the first), or written over in place. */
+		if (i % 2 || !i) {
+			if (!ADBG_EXPECT_TEEC_SUCCESS(c, st_create(wr, id, sizeof(id),
+								   TEE_DATA_FLAG_ACCESS_WRITE |
+								       SHARE_6023 |
+								       TEE_DATA_FLAG_OVERWRITE,
+								   NULL, 0, &h, storage)))
+				break;
+		} else if (!ADBG_EXPECT_TEEC_SUCCESS(
+			       c, st_open(wr, id, sizeof(id),
+					  TEE_DATA_FLAG_ACCESS_WRITE | SHARE_6023, &h, storage))) {
+			break;
+		}
+		ADBG_EXPECT_TEEC_SUCCESS(c, st_pattern(wr, false, h, i, size, 4096, NULL));
+		/* The reader opens while the writer still holds its handle. */
+		{
+			uint32_t hr = 0;
+
+			if (ADBG_EXPECT_TEEC_SUCCESS(
+				c, st_open(rd, id, sizeof(id),
+					   TEE_DATA_FLAG_ACCESS_READ | SHARE_6023, &hr, storage))) {
+				bad = 0;
+				ADBG_EXPECT_TEEC_SUCCESS(
+				    c, st_pattern(rd, true, hr, i, size, 4096, &bad));
+				if (!ADBG_EXPECT(c, 0xffffffff, bad))
+					Do_ADBG_Log("    round %u: size %u, first bad byte %u", i,
+						    size, bad);
+				ADBG_EXPECT_TEEC_SUCCESS(c, st_close(rd, hr));
+			}
+		}
+		ADBG_EXPECT_TEEC_SUCCESS(c, st_close(wr, h));
+	}
+	scrub(&s[0], id, sizeof(id), storage);
+	TEEC_CloseSession(&s[1]);
+out:
+	TEEC_CloseSession(&s[0]);
+}
+STORAGE_CASE(6023, "One object, two instances taking turns");
+
+/*
+ * Thousands of objects in one TA: made in one session, read back and
+ * enumerated in the next (the store loaded again, from its snapshot and
+ * journal), deleted in a third. The core keeps about 300 bytes of memory
+ * per object (docs/storage.md).
+ */
+#define MANY_6024 2000
+
+static TEEC_Result many(TEEC_Session *s, uint32_t storage, uint32_t phase, uint32_t *found)
+{
+	TEEC_Operation op = TEEC_OPERATION_INITIALIZER;
+	uint32_t orig = 0;
+	TEEC_Result res = TEEC_SUCCESS;
+
+	op.paramTypes = TEEC_PARAM_TYPES(TEEC_VALUE_INPUT, TEEC_VALUE_INOUT, TEEC_NONE, TEEC_NONE);
+	op.params[0].value.a = storage;
+	op.params[0].value.b = MANY_6024;
+	op.params[1].value.a = phase;
+	res = TEEC_InvokeCommand(s, TA_STORAGE_CMD_MANY, &op, &orig);
+	*found = op.params[1].value.b;
+	return res;
+}
+
+static void test_6024(ADBG_Case_t *c, uint32_t storage)
+{
+	static const uint32_t phases[] = {TA_STORAGE_MANY_CREATE, TA_STORAGE_MANY_CHECK,
+					  TA_STORAGE_MANY_DELETE};
+	static const uint32_t left[] = {MANY_6024, MANY_6024, 0};
+
+	Do_ADBG_Log("    %d objects", MANY_6024);
+	for (size_t i = 0; i < sizeof(phases) / sizeof(phases[0]); i++) {
+		TEEC_Session s = {0};
+		uint32_t found = 0;
+
+		if (!sess_open(c, &s))
+			return;
+		if (ADBG_EXPECT_TEEC_SUCCESS(c, many(&s, storage, phases[i], &found)))
+			ADBG_EXPECT_COMPARE_UNSIGNED(c, found, ==, left[i]);
+		TEEC_CloseSession(&s);
+	}
+}
+/* One storage ID: the engine is the same for all three, and each object costs a sync. */
+static void xtest_tee_test_6024(ADBG_Case_t *c)
+{
+	test_6024(c, TEE_STORAGE_PRIVATE);
+}
+ADBG_CASE_DEFINE(regression, 6024, xtest_tee_test_6024, "Thousands of objects");
+
 /* ---- TA persistent time: once, it does not depend on the storage ID ---- */
 
 static TEEC_Result time_get(TEEC_Session *s, uint32_t *sec, uint32_t *ms, uint32_t *result)
@@ -1412,7 +1537,7 @@ static TEEC_Result time_get(TEEC_Session *s, uint32_t *sec, uint32_t *ms, uint32
 	TEEC_Result res = TEEC_SUCCESS;
 
 	op.paramTypes =
-		TEEC_PARAM_TYPES(TEEC_VALUE_OUTPUT, TEEC_VALUE_OUTPUT, TEEC_NONE, TEEC_NONE);
+	    TEEC_PARAM_TYPES(TEEC_VALUE_OUTPUT, TEEC_VALUE_OUTPUT, TEEC_NONE, TEEC_NONE);
 	res = TEEC_InvokeCommand(s, TA_STORAGE_CMD_TIME_GET, &op, &orig);
 	*sec = op.params[0].value.a;
 	*ms = op.params[0].value.b;
@@ -1422,8 +1547,8 @@ static TEEC_Result time_get(TEEC_Session *s, uint32_t *sec, uint32_t *ms, uint32
 
 static void xtest_tee_test_6022(ADBG_Case_t *c)
 {
-	TEEC_Session s = { 0 };
-	TEEC_Session s2 = { 0 };
+	TEEC_Session s = {0};
+	TEEC_Session s2 = {0};
 	uint32_t orig = 0;
 	uint32_t sec = 0;
 	uint32_t ms = 0;
@@ -1431,8 +1556,7 @@ static void xtest_tee_test_6022(ADBG_Case_t *c)
 
 	if (!sess_open(c, &s))
 		return;
-	if (!ADBG_EXPECT_TEEC_SUCCESS(c, xtest_teec_open_session(&s2, &storage2_uuid, NULL,
-								 &orig)))
+	if (!ADBG_EXPECT_TEEC_SUCCESS(c, xtest_teec_open_session(&s2, &storage2_uuid, NULL, &orig)))
 		goto out;
 	Do_ADBG_BeginSubCase(c, "Set, kept, per TA");
 	ADBG_EXPECT_TEEC_SUCCESS(c, st_value(&s, TA_STORAGE_CMD_TIME_SET, 1000000, 250));

@@ -52,7 +52,7 @@ void entry_free(struct stor_entry *e)
 
 void entry_put(struct buf_writer *w, const struct stor_entry *e)
 {
-	uint8_t id[PROTO_STOR_ID_MAX] = { 0 };
+	uint8_t id[PROTO_STOR_ID_MAX] = {0};
 
 	memcpy(id, e->id, e->id_len);
 	buf_put_bytes(w, e->fid, STOR_FID);
@@ -187,7 +187,7 @@ struct stor_entry *dir_next(struct store *s, uint8_t ns, const uint8_t *after)
 static int hash_grow(struct store *s)
 {
 	size_t size = s->hsize ? s->hsize * 2 : 256;
-	struct stor_entry **h = calloc(size, sizeof(*h));
+	struct stor_entry **h = calloc(size, sizeof(struct stor_entry *));
 
 	if (!h)
 		return -1;
@@ -226,7 +226,7 @@ int dir_insert(struct store *s, struct stor_entry *e)
 		return -1;
 	if (s->n == s->cap) {
 		size_t cap = s->cap ? s->cap * 2 : 64;
-		struct stor_entry **p = realloc(s->sorted, cap * sizeof(*p));
+		struct stor_entry **p = realloc(s->sorted, cap * sizeof(struct stor_entry *));
 
 		if (!p)
 			return -1;
@@ -236,14 +236,15 @@ int dir_insert(struct store *s, struct stor_entry *e)
 	i = sorted_pos(s, e->fid, &found);
 	if (found)
 		return -1;
-	memmove(&s->sorted[i + 1], &s->sorted[i], (s->n - i) * sizeof(*s->sorted));
+	memmove(&s->sorted[i + 1], &s->sorted[i], (s->n - i) * sizeof(struct stor_entry *));
 	s->sorted[i] = e;
 	s->n++;
 	if (s->n > s->hsize) {
 		/* hash_grow re-files every entry, e among them */
 		if (hash_grow(s)) {
 			s->n--;
-			memmove(&s->sorted[i], &s->sorted[i + 1], (s->n - i) * sizeof(*s->sorted));
+			memmove(&s->sorted[i], &s->sorted[i + 1],
+				(s->n - i) * sizeof(struct stor_entry *));
 			return -1;
 		}
 		return 0;
@@ -260,7 +261,8 @@ void dir_remove(struct store *s, struct stor_entry *e)
 	size_t i = sorted_pos(s, e->fid, &found);
 
 	if (found && s->sorted[i] == e) {
-		memmove(&s->sorted[i], &s->sorted[i + 1], (s->n - i - 1) * sizeof(*s->sorted));
+		memmove(&s->sorted[i], &s->sorted[i + 1],
+			(s->n - i - 1) * sizeof(struct stor_entry *));
 		s->n--;
 	}
 	hash_unlink(s, e, e->ns, e->id, e->id_len);

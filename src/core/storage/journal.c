@@ -19,8 +19,13 @@
  * RPMB slot anchors it (one more fdatasync); the RPMB log is emptied by a
  * checkpoint first, so that the chain runs: REE journal, then RPMB log.
  * Blocks written in place (new data no committed state refers to) are
- * fdatasync'd before either. Then the record's file operations run without
- * sync: images to their files, truncations, removals.
+ * fdatasync'd before a large record; a small record lists them
+ * (META_DIRECT) and they are synced while it is, and recovery drops a last
+ * record whose blocks did not land (direct_landed) unless a record follows
+ * it (the next commit, or journal_confirm when the instance is idle). Then
+ * the record's file operations are sent without sync and without waiting:
+ * images to their files, truncations, removals (fsb_send; whatever uses
+ * the channel or the store next waits for them).
  *
  * A checkpoint makes those files durable, writes a snapshot of the
  * directory d<seq> and the other of the two header slots at 0 and 4096 of
@@ -30,7 +35,7 @@
  * Recovery takes the newest header whose chain reaches the RPMB anchor (or
  * one past it, a commit cut off between its two syncs), the snapshot it
  * names, the REE records after it, then the RPMB log records, and replays
- * them. The REE side is hostile: a chain that stops short of the anchor is a
+ * them; then the directory is swept of files no entry names (sweep.c). The REE side is hostile: a chain that stops short of the anchor is a
  * rollback or damage, and the store then answers TEE_ERROR_CORRUPT_OBJECT.
  */
 #include <stdio.h>
@@ -64,9 +69,17 @@
 #define BULK_ROOM (BULK_REGION - RHDR_LEN)
 #define DIRECT_REGION (FS_WRITE_AREA + BULK_REGION)
 #define DIRECT_ROOM (FS_WRITE_AREA_LEN - BULK_REGION)
+/*
+ * At most this many blocks written in place are listed in a record (META_DIRECT)
+ * so that their sync can run alongside the record's; beyond, it comes first.
+ */
+#define DV_MAX 1024u
+#define DV_BYTES (STOR_IV + STOR_TAG)
+/* Writes in place go out in pieces of this much while the rest is sealed. */
+#define DIRECT_PIPE (256u * 1024)
 #define OP_BYTES (4 + 1 + PROTO_FS_NAME_MAX + 8 + 4 + 1 + PROTO_FS_NAME_MAX + 8)
 
-static const char kinds[] = { 0, '1', '2', '3', 'a' };
+static const char kinds[] = {0, '1', '2', '3', 'a'};
 
 static uint8_t *wa(struct store *s, uint32_t off)
 {
@@ -78,7 +91,7 @@ static void file_name(const uint8_t fid[STOR_FID], uint8_t kind, char out[PROTO_
 	entry_file(fid, (char)kind, out);
 }
 
-static void dir_file(uint64_t seq, char out[PROTO_FS_NAME_MAX + 1])
+void journal_dir_file(uint64_t seq, char out[PROTO_FS_NAME_MAX + 1])
 {
 	snprintf(out, PROTO_FS_NAME_MAX + 1, "d%016llx", (unsigned long long)seq);
 }
@@ -139,8 +152,7 @@ static void hdr_encode(struct store *s, uint8_t out[HDR_LEN], const struct jhdr 
 	buf_put_u64(&w, h->dir_len);
 	buf_put_bytes(&w, h->dir_hash, STOR_HASH);
 	if (crypt_random(out + HDR_BODY, STOR_IV) || !ctx ||
-	    crypt_seal(ctx, out + HDR_BODY, out, HDR_BODY, NULL, NULL, 0,
-		       out + HDR_BODY + STOR_IV))
+	    crypt_seal(ctx, out + HDR_BODY, out, HDR_BODY, NULL, NULL, 0, out + HDR_BODY + STOR_IV))
 		memset(out + HDR_BODY + STOR_IV, 0, STOR_TAG); /* will not verify */
 	EVP_CIPHER_CTX_free(ctx);
 }
@@ -211,8 +223,7 @@ static bool rhead_decode(const uint8_t in[RHDR_LEN], uint64_t seq, const uint8_t
 	buf_get_u32(&r, &h->meta);
 	buf_get_bytes(&r, h->iv, STOR_IV);
 	return buf_done(&r) && magic == J_MAGIC_REC && version == J_VERSION && h->seq == seq &&
-	       secure_equal(h->prev, prev, STOR_TAG) && h->bulk <= BULK_MAX &&
-	       h->meta <= META_MAX;
+	       secure_equal(h->prev, prev, STOR_TAG) && h->bulk <= BULK_MAX && h->meta <= META_MAX;
 }
 
 /* ---- transactions: building ---- */
@@ -295,10 +306,12 @@ static void txn_run(struct txn *t)
 	if (t->b.nops) {
 		res = fsb_run(&t->b);
 		if (res)
-			txn_fail(t, res == TEE_ERROR_ITEM_NOT_FOUND ? TEE_ERROR_STORAGE_NOT_AVAILABLE
-								     : res);
+			txn_fail(t, res == TEE_ERROR_ITEM_NOT_FOUND
+					? TEE_ERROR_STORAGE_NOT_AVAILABLE
+					: res);
 	}
 	t->direct_staged = 0;
+	t->direct_sent = 0;
 }
 
 /* Sends the REE bulk staged in the window. */
@@ -372,12 +385,15 @@ uint64_t txn_bulk(struct txn *t, const void *p, size_t len)
 		txn_fail(t, TEE_ERROR_GENERIC);
 		return at;
 	}
-	if (!t->ree && t->bulk + len > STOR_LOG_INLINE)
+	if (!t->ree && t->bulk + len > STOR_LOG_INLINE) {
 		go_ree(t);
+		if (t->err)
+			return at;
+	}
 	if (t->ree) {
 		ree_stage(t, p, len);
 	} else {
-		if (t->bulk + len > t->pcap) {
+		if (!t->pbulk || t->bulk + len > t->pcap) {
 			size_t cap = t->pcap ? t->pcap * 2 : 16384;
 			uint8_t *q = NULL;
 
@@ -391,14 +407,15 @@ uint64_t txn_bulk(struct txn *t, const void *p, size_t len)
 			t->pbulk = q;
 			t->pcap = cap;
 		}
-		memcpy(t->pbulk + t->bulk, p, len);
+		if (len)
+			memcpy(t->pbulk + t->bulk, p, len);
 	}
 	t->bulk += len;
 	return at;
 }
 
-void txn_image(struct txn *t, const uint8_t fid[STOR_FID], char kind, uint64_t off,
-	       const void *p, size_t len)
+void txn_image(struct txn *t, const uint8_t fid[STOR_FID], char kind, uint64_t off, const void *p,
+	       size_t len)
 {
 	uint64_t at = txn_bulk(t, p, len);
 	struct buf_writer w;
@@ -425,7 +442,7 @@ uint8_t *txn_direct_buf(struct txn *t, const uint8_t fid[STOR_FID], char kind, u
 	if (t->err || len > STOR_BLOCK)
 		return NULL;
 	entry_file(fid, kind, name);
-	if (!t->ndirect || strcmp(t->direct[t->ndirect - 1], name)) {
+	if (!t->ndirect || strcmp(t->direct[t->ndirect - 1], name) != 0) {
 		for (i = 0; i < t->ndirect; i++)
 			if (!strcmp(t->direct[i], name))
 				break;
@@ -458,7 +475,90 @@ uint8_t *txn_direct_buf(struct txn *t, const uint8_t fid[STOR_FID], char kind, u
 		t->drun_len = (uint32_t)len;
 	}
 	t->direct_staged += (uint32_t)len;
+	/*
+	 * Every DIRECT_PIPE bytes, what is sealed goes out without waiting, and
+	 * the supplicant starts writing it back: the disk works while the rest
+	 * is sealed. The fdatasync before the record waits for it all.
+	 */
+	if (t->direct_staged - t->direct_sent >= DIRECT_PIPE + len) {
+		uint32_t done_len = t->drun_len - (uint32_t)len;
+
+		/* The pieces before this one; this one is still to be filled. */
+		if (done_len) {
+			fsb_write(&t->b, t->drun_name, t->drun_off, done_len, t->drun_win);
+			fsb_writeout(&t->b, t->drun_name, t->drun_off, done_len);
+			t->drun_off += done_len;
+			t->drun_win += done_len;
+			t->drun_len = (uint32_t)len;
+		}
+		if (fsb_send(&t->b, NULL)) {
+			txn_fail(t, TEE_ERROR_STORAGE_NOT_AVAILABLE);
+			return NULL;
+		}
+		t->direct_sent = t->direct_staged - (uint32_t)len;
+	}
 	return wa(t->s, win);
+}
+
+struct dv_ent {
+	uint8_t fid[STOR_FID];
+	uint64_t b;
+	uint8_t ivtag[DV_BYTES];
+};
+
+void txn_direct_ent(struct txn *t, const uint8_t fid[STOR_FID], uint64_t b,
+		    const uint8_t iv[STOR_IV], const uint8_t tag[STOR_TAG])
+{
+	struct dv_ent *d = NULL;
+
+	if (t->dv_over)
+		return;
+	if (t->ndv == DV_MAX) {
+		t->dv_over = true;
+		free(t->dv);
+		t->dv = NULL;
+		t->ndv = 0;
+		return;
+	}
+	if (t->ndv == t->dv_cap) {
+		size_t cap = t->dv_cap ? t->dv_cap * 2 : 64;
+
+		d = realloc(t->dv, cap * sizeof(*d));
+		if (!d) {
+			t->dv_over = true; /* the slower order needs no list */
+			return;
+		}
+		t->dv = d;
+		t->dv_cap = cap;
+	}
+	d = &t->dv[t->ndv++];
+	memcpy(d->fid, fid, STOR_FID);
+	d->b = b;
+	memcpy(d->ivtag, iv, STOR_IV);
+	memcpy(d->ivtag + STOR_IV, tag, STOR_TAG);
+}
+
+/* The blocks written in place, as META_DIRECT runs at the end of the record's meta. */
+static void dv_meta(struct txn *t)
+{
+	size_t i = 0;
+
+	while (i < t->ndv && !t->err) {
+		struct buf_writer w;
+		size_t k = 1;
+
+		while (i + k < t->ndv && t->dv[i + k].b == t->dv[i].b + k &&
+		       !memcmp(t->dv[i + k].fid, t->dv[i].fid, STOR_FID))
+			k++;
+		meta_writer(t, &w, 1 + STOR_FID + 8 + 4 + k * DV_BYTES);
+		buf_put_u8(&w, META_DIRECT);
+		buf_put_bytes(&w, t->dv[i].fid, STOR_FID);
+		buf_put_u64(&w, t->dv[i].b);
+		buf_put_u32(&w, (uint32_t)k);
+		for (size_t n = 0; n < k; n++)
+			buf_put_bytes(&w, t->dv[i + n].ivtag, DV_BYTES);
+		i += k;
+	}
 }
 
 void txn_put(struct txn *t, const struct stor_entry *e)
@@ -518,6 +618,7 @@ void txn_abort(struct txn *t)
 	free(t->meta);
 	free(t->pbulk);
 	free(t->direct);
+	free(t->dv);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -551,15 +652,21 @@ static void apply_run(struct apply *a)
 	a->staged = 0;
 }
 
-static void apply_image(struct apply *a, uint64_t off, uint32_t len, const char *name,
-			uint64_t to)
+static void apply_image(struct apply *a, uint64_t off, uint32_t len, const char *name, uint64_t to)
 {
 	if (a->ree) {
 		fsb_copy(a->b, JNAME, a->rec + RHDR_LEN + off, len, name, to);
 		return;
 	}
+	/* The read area: a commit's images may still be written from it meanwhile. */
+	if (!a->staged && a->s->fs->inflight) {
+		TEE_Result res = reefs_settle(a->s->fs);
+
+		if (res && !a->io)
+			a->io = res;
+	}
 	while (len) {
-		uint32_t n = FS_WRITE_AREA_LEN - a->staged;
+		uint32_t n = FS_READ_AREA_LEN - a->staged;
 
 		if (!n || !fsb_room(a->b, 1, OP_BYTES)) {
 			apply_run(a);
@@ -567,8 +674,8 @@ static void apply_image(struct apply *a, uint64_t off, uint32_t len, const char 
 		}
 		if (n > len)
 			n = len;
-		memcpy(wa(a->s, FS_WRITE_AREA + a->staged), a->bulk + off, n);
-		fsb_write(a->b, name, to, n, FS_WRITE_AREA + a->staged);
+		memcpy(wa(a->s, FS_READ_AREA + a->staged), a->bulk + off, n);
+		fsb_write(a->b, name, to, n, FS_READ_AREA + a->staged);
 		a->staged += n;
 		off += n;
 		to += n;
@@ -643,7 +750,8 @@ static bool meta_apply(struct store *s, struct apply *a, const uint8_t *meta, si
 				entry_free(tmp);
 			} else if (mem) {
 				tmp->hw = map_blocks(tmp->size);
-				if (dir_find(s, tmp->ns, tmp->id, tmp->id_len) || dir_insert(s, tmp)) {
+				if (dir_find(s, tmp->ns, tmp->id, tmp->id_len) ||
+				    dir_insert(s, tmp)) {
 					entry_free(tmp);
 					return false;
 				}
@@ -704,6 +812,16 @@ static bool meta_apply(struct store *s, struct apply *a, const uint8_t *meta, si
 			if (mem)
 				dirty_add(s, fid, kind);
 			break;
+		case META_CONFIRM:
+			break;
+		case META_DIRECT:
+			/* Checked at recovery (direct_landed); nothing to do. */
+			buf_get_bytes(&r, fid, STOR_FID);
+			buf_get_u64(&r, &v);
+			buf_get_u32(&r, &n);
+			if (!buf_ok(&r) || !n || n > DV_MAX || !buf_skip(&r, (size_t)n * DV_BYTES))
+				return false;
+			break;
 		case META_TIME:
 			buf_get_u64(&r, &v);
 			buf_get_u64(&r, &off);
@@ -722,6 +840,33 @@ static bool meta_apply(struct store *s, struct apply *a, const uint8_t *meta, si
 	return buf_done(&r);
 }
 
+/* Skips the body of an op of a record's meta (after its code); false when malformed. */
+static bool meta_skip(struct buf_reader *r, uint8_t op)
+{
+	uint32_t n = 0;
+
+	switch (op) {
+	case META_PUT:
+		return buf_skip(r, ENTRY_BYTES);
+	case META_DEL:
+	case META_REMOVE:
+		return buf_skip(r, STOR_FID);
+	case META_COPY:
+		return buf_skip(r, 8 + 4 + STOR_FID + 1 + 8);
+	case META_TRUNCATE:
+		return buf_skip(r, STOR_FID + 1 + 8);
+	case META_TIME:
+		return buf_skip(r, 16);
+	case META_CONFIRM:
+		return true;
+	case META_DIRECT:
+		return buf_skip(r, STOR_FID + 8) && buf_get_u32(r, &n) && n && n <= DV_MAX &&
+		       buf_skip(r, (size_t)n * DV_BYTES);
+	default:
+		return false;
+	}
+}
+
 /* How many file operations meta asks for (more than fit, for a malformed one). */
 static uint32_t meta_file_ops(const uint8_t *meta, size_t len)
 {
@@ -733,33 +878,14 @@ static uint32_t meta_file_ops(const uint8_t *meta, size_t len)
 		uint8_t op = 0;
 
 		buf_get_u8(&r, &op);
-		switch (op) {
-		case META_PUT:
-			buf_skip(&r, ENTRY_BYTES);
-			break;
-		case META_DEL:
-			buf_skip(&r, STOR_FID);
-			break;
-		case META_REMOVE:
-			buf_skip(&r, STOR_FID);
+		if (op == META_REMOVE)
 			n += sizeof(kinds);
-			break;
-		case META_COPY:
-			buf_skip(&r, 8 + 4 + STOR_FID + 1 + 8);
+		else if (op == META_COPY || op == META_TRUNCATE)
 			n++;
-			break;
-		case META_TRUNCATE:
-			buf_skip(&r, STOR_FID + 1 + 8);
-			n++;
-			break;
-		case META_TIME:
-			buf_skip(&r, 16);
-			break;
-		default:
+		if (!meta_skip(&r, op))
 			return PROTO_FS_OPS_MAX + 1;
-		}
 	}
-	return buf_ok(&r) ? n : PROTO_FS_OPS_MAX + 1;
+	return n;
 }
 
 /* ---- transactions: commit ---- */
@@ -770,8 +896,7 @@ static bool seal_meta(struct txn *t, const uint8_t head[RHDR_LEN], uint8_t *out)
 	int outl = 0;
 
 	return EVP_CipherUpdate(t->gcm, NULL, &outl, head, RHDR_LEN) &&
-	       (!t->meta_len ||
-		EVP_CipherUpdate(t->gcm, out, &outl, t->meta, (int)t->meta_len)) &&
+	       (!t->meta_len || EVP_CipherUpdate(t->gcm, out, &outl, t->meta, (int)t->meta_len)) &&
 	       EVP_CipherFinal_ex(t->gcm, out + t->meta_len, &outl) == 1 &&
 	       EVP_CIPHER_CTX_ctrl(t->gcm, EVP_CTRL_GCM_GET_TAG, STOR_TAG, out + t->meta_len);
 }
@@ -797,8 +922,9 @@ static TEE_Result commit_log(struct txn *t, const uint8_t head[RHDR_LEN], const 
 			     uint64_t total, const uint8_t tag[STOR_TAG], uint64_t seq)
 {
 	struct store *s = t->s;
-	struct apply a = { .s = s, .b = &t->b, .bulk = t->pbulk, .bulk_len = t->bulk };
+	struct apply a = {.s = s, .b = &t->b, .bulk = t->pbulk, .bulk_len = t->bulk};
 	uint8_t *rec = malloc((size_t)total);
+	bool overlap = t->ndv && !t->dv_over;
 	TEE_Result res = TEE_SUCCESS;
 	int r = 0;
 
@@ -809,12 +935,29 @@ static TEE_Result commit_log(struct txn *t, const uint8_t head[RHDR_LEN], const 
 		memcpy(rec + RHDR_LEN, t->pbulk, (size_t)t->bulk);
 	memcpy(rec + RHDR_LEN + t->bulk, sealed, t->meta_len + STOR_TAG);
 	sync_direct(t);
-	txn_run(t);
+	if (overlap) {
+		/*
+		 * The record lists the blocks written in place (META_DIRECT):
+		 * their sync runs while the record's does, and recovery drops a
+		 * last record whose blocks did not all land (direct_landed).
+		 */
+		if (!t->err && t->b.nops && fsb_send(&t->b, NULL))
+			txn_fail(t, TEE_ERROR_STORAGE_NOT_AVAILABLE);
+	} else {
+		txn_run(t);
+	}
 	if (t->err) {
 		res = t->err;
 		goto out;
 	}
 	r = rpmb_log_append(&s->rpmb, s->keys, rec, (size_t)total, seq, tag);
+	if (overlap && reefs_settle(s->fs)) {
+		/* The record may count while its blocks are not all there. */
+		if (r != RPMB_LOG_NOTHING)
+			store_break(s, TEE_ERROR_STORAGE_NOT_AVAILABLE, "a commit did not finish");
+		res = TEE_ERROR_STORAGE_NOT_AVAILABLE;
+		goto out;
+	}
 	if (r == RPMB_LOG_NOTHING) {
 		res = TEE_ERROR_STORAGE_NOT_AVAILABLE;
 		goto out;
@@ -824,13 +967,17 @@ static TEE_Result commit_log(struct txn *t, const uint8_t head[RHDR_LEN], const 
 		res = TEE_ERROR_STORAGE_NOT_AVAILABLE;
 		goto out;
 	}
-	/* Durable: now its files. */
+	/*
+	 * Durable: now its files, without waiting. Whatever uses the channel
+	 * or the store next waits for them first (reefs_settle, store_lock).
+	 */
 	if (!meta_apply(s, &a, t->meta, t->meta_len, false)) {
 		store_break(s, TEE_ERROR_STORAGE_NOT_AVAILABLE, "a transaction is malformed");
 		res = TEE_ERROR_STORAGE_NOT_AVAILABLE;
 		goto out;
 	}
-	apply_run(&a);
+	if (a.b->nops && !a.io)
+		a.io = fsb_send(a.b, s);
 	if (a.io) {
 		store_break(s, TEE_ERROR_STORAGE_NOT_AVAILABLE, "a commit did not finish");
 		res = TEE_ERROR_STORAGE_NOT_AVAILABLE;
@@ -846,7 +993,7 @@ static TEE_Result commit_ree(struct txn *t, const uint8_t head[RHDR_LEN], const 
 			     uint64_t total, const uint8_t tag[STOR_TAG], uint64_t seq)
 {
 	struct store *s = t->s;
-	struct apply a = { .s = s, .b = &t->b, .ree = true, .rec = t->rec, .bulk_len = t->bulk };
+	struct apply a = {.s = s, .b = &t->b, .ree = true, .rec = t->rec, .bulk_len = t->bulk};
 	uint64_t end = t->rec + total;
 	uint32_t rec_write = 0;
 	bool rec_ran = false;
@@ -866,8 +1013,7 @@ static TEE_Result commit_ree(struct txn *t, const uint8_t head[RHDR_LEN], const 
 	if (!t->bulk_sent && t->staged + t->meta_len + STOR_TAG <= BULK_ROOM) {
 		/* The whole record in one write. */
 		memcpy(wa(s, FS_WRITE_AREA), head, RHDR_LEN);
-		memcpy(wa(s, FS_WRITE_AREA + RHDR_LEN + t->staged), sealed,
-		       t->meta_len + STOR_TAG);
+		memcpy(wa(s, FS_WRITE_AREA + RHDR_LEN + t->staged), sealed, t->meta_len + STOR_TAG);
 		if (!fsb_room(&t->b, 2, OP_BYTES))
 			txn_run(t);
 		rec_write = fsb_write(&t->b, JNAME, t->rec, (uint32_t)total, FS_WRITE_AREA);
@@ -932,7 +1078,7 @@ failed:
 TEE_Result txn_commit(struct txn *t)
 {
 	struct store *s = t->s;
-	struct rhead h = { 0 };
+	struct rhead h = {0};
 	uint8_t head[RHDR_LEN];
 	uint8_t tag[STOR_TAG];
 	uint8_t *sealed = NULL;
@@ -945,6 +1091,13 @@ TEE_Result txn_commit(struct txn *t)
 	}
 	if (!t->meta_len && !t->bulk)
 		goto out; /* nothing changed */
+	/* Blocks written in place, listed so that their sync can overlap the record's. */
+	if (!t->ree && t->ndv && !t->dv_over)
+		dv_meta(t);
+	if (t->err) {
+		res = t->err;
+		goto out;
+	}
 	total = RHDR_LEN + t->bulk + t->meta_len + STOR_TAG;
 	/* Too large for the RPMB log even when empty: the REE journal. */
 	if (!t->ree && total > RPMB_LOG_SIZE)
@@ -979,14 +1132,15 @@ TEE_Result txn_commit(struct txn *t)
 	if (res)
 		goto out;
 	/* Durable and anchored: now the store in memory follows. */
+	s->unconfirmed = !t->ree && t->ndv && !t->dv_over;
 	s->seq = h.seq;
 	memcpy(s->tag, tag, STOR_TAG);
 	s->since_ckpt++;
 	if (!meta_apply(s, NULL, t->meta, t->meta_len, true))
 		store_break(s, TEE_ERROR_STORAGE_NOT_AVAILABLE, "the directory cannot follow");
 	map_txn_install(t);
-	if (!s->broken && (s->jend - RECORDS_START > JOURNAL_SOFT || s->dirty.n > DIRTY_MAX ||
-			   s->dirty.lost))
+	if (!s->broken &&
+	    (s->jend - RECORDS_START > JOURNAL_SOFT || s->dirty.n > DIRTY_MAX || s->dirty.lost))
 		checkpoint(s);
 out:
 	if (sealed)
@@ -1050,7 +1204,7 @@ static void dir_out_put(struct dir_out *d, const uint8_t *p, size_t len, bool se
 static TEE_Result dir_snapshot(struct store *s, uint64_t seq, uint64_t *len,
 			       uint8_t hash[STOR_HASH])
 {
-	struct dir_out d = { .s = s };
+	struct dir_out d = {.s = s};
 	uint8_t head[DHDR_LEN];
 	uint8_t iv[STOR_IV];
 	uint8_t tag[STOR_TAG];
@@ -1059,7 +1213,7 @@ static TEE_Result dir_snapshot(struct store *s, uint64_t seq, uint64_t *len,
 	unsigned int hl = 0;
 	int outl = 0;
 
-	dir_file(seq, d.name);
+	journal_dir_file(seq, d.name);
 	fsb_init(&d.b, s->fs, s->dir);
 	d.gcm = crypt_ctx_new(s->keys->dir);
 	d.md = EVP_MD_CTX_new();
@@ -1128,7 +1282,7 @@ static TEE_Result checkpoint(struct store *s)
 {
 	char name[PROTO_FS_NAME_MAX + 1];
 	uint8_t hdr[HDR_LEN];
-	struct jhdr h = { .seq = s->seq + 1 };
+	struct jhdr h = {.seq = s->seq + 1};
 	uint64_t old_dir = s->dir_seq;
 	struct fsb b;
 	TEE_Result res = TEE_SUCCESS;
@@ -1181,9 +1335,10 @@ static TEE_Result checkpoint(struct store *s)
 	s->dirty.n = 0;
 	s->dirty.lost = false;
 	s->since_ckpt = 0;
+	s->unconfirmed = false;
 	/* 5. Tidying: nothing refers to these any more. */
 	if (old_dir) {
-		dir_file(old_dir, name);
+		journal_dir_file(old_dir, name);
 		fsb_remove(&b, name);
 	}
 	if (s->jalloc > RECORDS_START + 2 * JOURNAL_SOFT) {
@@ -1193,6 +1348,19 @@ static TEE_Result checkpoint(struct store *s)
 	if (b.nops && fsb_run(&b))
 		log_error("storage: cannot tidy the journal of a store");
 	return TEE_SUCCESS;
+}
+
+TEE_Result journal_confirm(struct store *s)
+{
+	struct buf_writer w;
+	struct txn t;
+
+	if (!s->unconfirmed || s->broken)
+		return s->broken;
+	txn_begin(&t, s);
+	meta_writer(&t, &w, 1);
+	buf_put_u8(&w, META_CONFIRM);
+	return txn_commit(&t);
 }
 
 TEE_Result journal_checkpoint(struct store *s)
@@ -1250,10 +1418,10 @@ static bool jr_get(struct jreader *j, uint64_t off, void *dst, size_t n, TEE_Res
 /* A record as recovery reads it. */
 struct rec {
 	struct rhead h;
-	uint64_t end;	/* REE: offset after it */
+	uint64_t end; /* REE: offset after it */
 	uint8_t tag[STOR_TAG];
-	uint8_t *meta;	/* with want: the operations, in clear */
-	uint8_t *bulk;	/* with want, from the RPMB log: its bulk */
+	uint8_t *meta; /* with want: the operations, in clear */
+	uint8_t *bulk; /* with want, from the RPMB log: its bulk */
 };
 
 static void rec_free(struct rec *r)
@@ -1267,8 +1435,8 @@ static void rec_free(struct rec *r)
 }
 
 /* Opens the sealed part after head (the rest of the AAD) went through gcm. */
-static bool rec_finish(EVP_CIPHER_CTX *gcm, const uint8_t *head, size_t head_len,
-		       const uint8_t *ct, uint32_t len, const uint8_t tag[STOR_TAG], uint8_t *pt)
+static bool rec_finish(EVP_CIPHER_CTX *gcm, const uint8_t *head, size_t head_len, const uint8_t *ct,
+		       uint32_t len, const uint8_t tag[STOR_TAG], uint8_t *pt)
 {
 	uint8_t t[STOR_TAG];
 	int outl = 0;
@@ -1399,7 +1567,7 @@ static TEE_Result dir_load(struct store *s, struct jreader *j, const struct jhdr
 
 	if (!h->dir_len)
 		return TEE_SUCCESS; /* an empty store */
-	dir_file(h->dir_seq, j->name);
+	journal_dir_file(h->dir_seq, j->name);
 	j->len = 0;
 	if (h->dir_len < DHDR_LEN + STOR_TAG)
 		goto out;
@@ -1473,7 +1641,7 @@ out:
 /* A new store: slot first, then the journal, then the slot anchors it. */
 static TEE_Result store_init(struct store *s, bool have_slot)
 {
-	struct jhdr h = { .seq = 1 };
+	struct jhdr h = {.seq = 1};
 	uint8_t hdr[HDR_LEN];
 	struct fsb b;
 	TEE_Result res = TEE_SUCCESS;
@@ -1511,12 +1679,12 @@ struct chain_end {
 	uint8_t tag[STOR_TAG];
 	uint8_t prev[STOR_TAG]; /* of the last link */
 	uint64_t end;		/* byte offset after it */
+	uint64_t prev_end;	/* where it starts (after the link before) */
 	uint64_t n;		/* records */
 };
 
 /* Follows REE records from header h as far as they go. */
-static void ree_walk(struct jreader *j, const struct jhdr *h, struct chain_end *c,
-		     TEE_Result *io)
+static void ree_walk(struct jreader *j, const struct jhdr *h, struct chain_end *c, TEE_Result *io)
 {
 	struct rec rc;
 
@@ -1543,8 +1711,10 @@ static void log_walk(struct store *s, const uint8_t *log, struct chain_end *c)
 	memcpy(c->tag, s->rpmb.tag, STOR_TAG);
 	memset(c->prev, 0, STOR_TAG);
 	c->end = 0;
+	c->prev_end = 0;
 	c->n = 0;
 	while (log_rec_read(s, log, c->end, c->seq + 1, c->tag, false, &rc)) {
+		c->prev_end = c->end;
 		memcpy(c->prev, c->tag, STOR_TAG);
 		c->seq = rc.h.seq;
 		memcpy(c->tag, rc.tag, STOR_TAG);
@@ -1579,7 +1749,7 @@ static bool ree_replay(struct store *s, struct jreader *j, const struct jhdr *h,
 	memcpy(prev, h->tag, STOR_TAG);
 	while (seq < k) {
 		struct rec rc;
-		struct apply a = { .s = s, .b = b, .ree = true, .rec = off, .replay = true };
+		struct apply a = {.s = s, .b = b, .ree = true, .rec = off, .replay = true};
 		bool ok = ree_rec_read(j, off, seq + 1, prev, true, &rc, io);
 
 		a.bulk_len = rc.h.bulk;
@@ -1597,6 +1767,107 @@ static bool ree_replay(struct store *s, struct jreader *j, const struct jhdr *h,
 }
 
 /* Replays the RPMB log records (trusted) up to seq k. */
+/* The last META_PUT of fid in meta, into e (fresh); false when there is none. */
+static bool meta_entry(const uint8_t *meta, size_t len, const uint8_t fid[STOR_FID],
+		       struct stor_entry *e)
+{
+	struct buf_reader r;
+	bool found = false;
+
+	buf_reader_init(&r, meta, len);
+	while (buf_left(&r)) {
+		const uint8_t *id = NULL;
+		uint8_t op = 0;
+
+		buf_get_u8(&r, &op);
+		if (op == META_PUT && buf_left(&r) >= STOR_FID) {
+			struct buf_reader at = r;
+
+			buf_get_ptr(&at, &id, STOR_FID);
+			if (!memcmp(id, fid, STOR_FID)) {
+				if (!entry_get(&r, e))
+					return false;
+				found = true;
+				continue;
+			}
+		}
+		if (!meta_skip(&r, op))
+			return false;
+	}
+	return found;
+}
+
+/*
+ * The last record of the RPMB log may have become durable while the blocks
+ * it wrote in place were still on their way (commit_log): if a crash took
+ * some of them, the record never committed (its call did not return), and
+ * the log ends before it. Only the last one can be in that state: the next
+ * commit starts after both syncs. TEE_SUCCESS, or the channel's error.
+ */
+static TEE_Result direct_landed(struct store *s, const uint8_t *log, struct chain_end *lg)
+{
+	struct stor_entry *e = NULL;
+	struct buf_reader r;
+	struct rec rc;
+	bool landed = true;
+	bool seen = false;
+	TEE_Result res = TEE_SUCCESS;
+
+	s->unconfirmed = false;
+	if (!lg->n || !log_rec_read(s, log, lg->prev_end, lg->seq, lg->prev, true, &rc))
+		return TEE_SUCCESS;
+	buf_reader_init(&r, rc.meta, rc.h.meta);
+	while (landed && !res && buf_left(&r)) {
+		const uint8_t *ivtags = NULL;
+		uint8_t fid[STOR_FID];
+		uint64_t first = 0;
+		uint32_t n = 0;
+		uint8_t op = 0;
+
+		buf_get_u8(&r, &op);
+		if (op != META_DIRECT) {
+			if (!meta_skip(&r, op))
+				break; /* replay says so */
+			continue;
+		}
+		buf_get_bytes(&r, fid, STOR_FID);
+		buf_get_u64(&r, &first);
+		buf_get_u32(&r, &n);
+		if (!buf_ok(&r) || !n || n > DV_MAX ||
+		    !buf_get_ptr(&r, &ivtags, (size_t)n * DV_BYTES))
+			break;
+		seen = true;
+		entry_free(e);
+		e = entry_new();
+		if (!e) {
+			res = TEE_ERROR_OUT_OF_MEMORY;
+			break;
+		}
+		if (!meta_entry(rc.meta, rc.h.meta, fid, e)) {
+			landed = false;
+			break;
+		}
+		res = obj_check_blocks(s, e, first, n, ivtags);
+		if (res == TEE_ERROR_CORRUPT_OBJECT) {
+			landed = false;
+			res = TEE_SUCCESS;
+		}
+	}
+	/* Landed: still, a later load would check again (journal_confirm). */
+	s->unconfirmed = landed && !res && seen;
+	if (!landed && !res) {
+		log_info("storage: the last change before a crash did not reach the disk "
+			 "whole: it never happened");
+		lg->seq--;
+		memcpy(lg->tag, lg->prev, STOR_TAG);
+		lg->end = lg->prev_end;
+		lg->n--;
+	}
+	entry_free(e);
+	rec_free(&rc);
+	return res;
+}
+
 static bool log_replay(struct store *s, const uint8_t *log, uint64_t k, struct fsb *b,
 		       TEE_Result *io)
 {
@@ -1607,7 +1878,7 @@ static bool log_replay(struct store *s, const uint8_t *log, uint64_t k, struct f
 	memcpy(prev, s->rpmb.tag, STOR_TAG);
 	while (seq < k) {
 		struct rec rc;
-		struct apply a = { .s = s, .b = b, .replay = true };
+		struct apply a = {.s = s, .b = b, .replay = true};
 		bool ok = log_rec_read(s, log, off, seq + 1, prev, true, &rc);
 
 		a.bulk = rc.bulk;
@@ -1628,11 +1899,11 @@ static bool log_replay(struct store *s, const uint8_t *log, uint64_t k, struct f
 
 TEE_Result journal_load(struct store *s)
 {
-	struct jreader j = { .s = s };
+	struct jreader j = {.s = s};
 	struct jhdr h[2];
-	struct chain_end ree = { 0 };
-	struct chain_end lg = { 0 };
-	bool hok[2] = { false, false };
+	struct chain_end ree = {0};
+	struct chain_end lg = {0};
+	bool hok[2] = {false, false};
 	bool log_too = false;
 	uint8_t raw[HDR_LEN];
 	uint8_t *log = NULL;
@@ -1691,6 +1962,9 @@ TEE_Result journal_load(struct store *s)
 		res = TEE_ERROR_CORRUPT_OBJECT;
 		goto out;
 	}
+	io = direct_landed(s, log, &lg);
+	if (io)
+		goto io_fail;
 	/*
 	 * The newest header whose REE chain the anchor accepts: it ends at the
 	 * anchor (the log then follows), or one past all we trust (a large

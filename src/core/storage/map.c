@@ -144,8 +144,8 @@ static struct map_page *cache_find(struct store *s, const uint8_t fid[STOR_FID],
 	for (size_t i = 0; i < STOR_PAGE_CACHE; i++) {
 		struct map_page *p = s->pages[i];
 
-		if (p && p->level == level && p->index == index &&
-		    !memcmp(p->fid, fid, STOR_FID) && !memcmp(p->hash, hash, STOR_HASH)) {
+		if (p && p->level == level && p->index == index && !memcmp(p->fid, fid, STOR_FID) &&
+		    !memcmp(p->hash, hash, STOR_HASH)) {
 			p->used = ++s->page_tick;
 			return p;
 		}
@@ -153,8 +153,8 @@ static struct map_page *cache_find(struct store *s, const uint8_t fid[STOR_FID],
 	return NULL;
 }
 
-static void cache_put(struct store *s, const uint8_t fid[STOR_FID], uint8_t level,
-		      uint32_t index, const uint8_t hash[STOR_HASH], const uint8_t e[STOR_BLOCK])
+static void cache_put(struct store *s, const uint8_t fid[STOR_FID], uint8_t level, uint32_t index,
+		      const uint8_t hash[STOR_HASH], const uint8_t e[STOR_BLOCK])
 {
 	struct map_page *victim = NULL;
 	size_t slot = 0;
@@ -162,8 +162,7 @@ static void cache_put(struct store *s, const uint8_t fid[STOR_FID], uint8_t leve
 	for (size_t i = 0; i < STOR_PAGE_CACHE; i++) {
 		struct map_page *p = s->pages[i];
 
-		if (p && p->level == level && p->index == index &&
-		    !memcmp(p->fid, fid, STOR_FID)) {
+		if (p && p->level == level && p->index == index && !memcmp(p->fid, fid, STOR_FID)) {
 			slot = i; /* the same page, another version: replace it */
 			victim = p;
 			break;
@@ -390,10 +389,10 @@ TEE_Result map_finish(struct store *s, struct txn *t, const struct stor_entry *e
 		for (unsigned int l = 1; l <= (d ? d : 1) && n; l++)
 			txn_get(s, t, e, w->fid, (uint8_t)l, (uint32_t)(pages_at(n, l) - 1));
 		for (unsigned int l = 1; l <= STOR_LEVELS; l++) {
-			uint64_t len = l <= d && n ? (pages_at(n, l) - 1) * STOR_BLOCK +
-							 entries_in(n, l, pages_at(n, l) - 1) *
-								 STOR_ENTRY
-						   : 0;
+			uint64_t len = l <= d && n
+					   ? (pages_at(n, l) - 1) * STOR_BLOCK +
+						 entries_in(n, l, pages_at(n, l) - 1) * STOR_ENTRY
+					   : 0;
 
 			if (l <= old_d)
 				txn_truncate(t, w->fid, (char)('0' + l), len);
@@ -411,7 +410,7 @@ TEE_Result map_finish(struct store *s, struct txn *t, const struct stor_entry *e
 			uint32_t cnt = 0;
 			uint8_t *slot = NULL;
 
-			if (p->level != l || memcmp(p->fid, w->fid, STOR_FID))
+			if (p->level != l || memcmp(p->fid, w->fid, STOR_FID) != 0)
 				continue;
 			if (p->index >= pages_at(n, l) || !n) {
 				p->zero = true; /* beyond the end now */
@@ -449,7 +448,7 @@ TEE_Result map_finish(struct store *s, struct txn *t, const struct stor_entry *e
 		memset(w->root, 0, STOR_HASH);
 	/* The pages that changed, as images of their files. */
 	for (struct txn_page *p = t->pages; p; p = p->next) {
-		if (memcmp(p->fid, w->fid, STOR_FID))
+		if (memcmp(p->fid, w->fid, STOR_FID) != 0)
 			continue;
 		if (p->level > d)
 			p->zero = true; /* above the top now */

@@ -123,8 +123,7 @@ static TEE_Result corrupt(struct stor_entry *e, uint64_t b)
  * Blocks [b, b + k) of committed e, opened, into out (k * STOR_BLOCK bytes;
  * the last block may be short, holes are zeros).
  */
-static TEE_Result fetch(struct store *s, struct stor_entry *e, uint64_t b, uint64_t k,
-			uint8_t *out)
+static TEE_Result fetch(struct store *s, struct stor_entry *e, uint64_t b, uint64_t k, uint8_t *out)
 {
 	char name[PROTO_FS_NAME_MAX + 1];
 	uint8_t aad[STOR_FID + 8];
@@ -219,8 +218,8 @@ TEE_Result obj_read(struct store *s, struct stor_entry *e, uint64_t pos, uint8_t
 			n = (size_t)k * STOR_BLOCK;
 		} else {
 			if (!o->ra_n || b < o->ra_first || b >= o->ra_first + o->ra_n) {
-				uint64_t k = nblocks - b < STOR_RA_BLOCKS ? nblocks - b
-									  : STOR_RA_BLOCKS;
+				uint64_t k =
+				    nblocks - b < STOR_RA_BLOCKS ? nblocks - b : STOR_RA_BLOCKS;
 
 				o->ra_n = 0;
 				res = fetch(s, e, b, k, o->ra);
@@ -281,7 +280,7 @@ struct seal_ctx {
 	struct store *s;
 	struct txn *t;
 	struct stor_entry *e; /* committed; NULL for a new object */
-	struct stor_entry *w;	    /* the transaction's copy */
+	struct stor_entry *w; /* the transaction's copy */
 	EVP_CIPHER_CTX *ctx;
 	uint64_t pos;
 	const uint8_t *src;
@@ -307,8 +306,7 @@ static TEE_Result new_plain(struct seal_ctx *c, uint64_t b, uint8_t *out, uint32
 			*len = 0; /* cannot happen: pieces end on block boundaries */
 			return TEE_ERROR_BAD_STATE;
 		}
-		res = obj_read(c->s, c->e, start, out,
-			       olen < nlen ? olen : nlen);
+		res = obj_read(c->s, c->e, start, out, olen < nlen ? olen : nlen);
 		if (res)
 			return res;
 	}
@@ -329,24 +327,42 @@ static TEE_Result seal_blocks(struct seal_ctx *c, const uint64_t *blocks, size_t
 	uint8_t *ct = malloc(STOR_BLOCK);
 	uint8_t *dst = NULL;
 	struct map_ent *ents = calloc(nb ? nb : 1, sizeof(*ents));
-	struct run r = { .buf = malloc(RUN_MAX) };
+	struct run r = {.buf = malloc(RUN_MAX)};
+	uint8_t *ivs = malloc((nb ? nb : 1) * STOR_IV);
 	uint64_t old_n = c->e ? map_blocks(c->e->size) : 0;
 	uint64_t hw = c->e && c->e->hw > old_n ? c->e->hw : old_n;
 	/* Writing in place to a file the directory may not hold for good: sync it too. */
 	bool new_file = !c->e || !c->e->dir_synced;
 	TEE_Result res = TEE_SUCCESS;
 
-	if (!plain || !ct || !ents || !r.buf) {
+	if (!plain || !ct || !ents || !r.buf || !ivs) {
 		res = TEE_ERROR_OUT_OF_MEMORY;
+		goto out;
+	}
+	/* A fresh IV per block, drawn for all of them at once. */
+	if (crypt_random(ivs, nb * STOR_IV)) {
+		res = TEE_ERROR_GENERIC;
 		goto out;
 	}
 	for (size_t i = 0; i < nb; i++) {
 		uint64_t b = blocks[i];
-		uint32_t len = 0;
+		uint64_t start = b * STOR_BLOCK;
+		uint32_t len = block_len(c->w->size, b);
+		const uint8_t *in = plain;
 
-		res = new_plain(c, b, plain, &len);
-		if (res)
-			goto out;
+		/*
+		 * A block the change covers whole is sealed from the caller's
+		 * buffer, read once; the last one goes through plain, kept
+		 * for the read-ahead.
+		 */
+		if (i + 1 < nb && c->len && len && c->pos <= start &&
+		    c->pos + c->len >= start + len) {
+			in = c->src + (start - c->pos);
+		} else {
+			res = new_plain(c, b, plain, &len);
+			if (res)
+				goto out;
+		}
 		ents[i].present = true;
 		block_aad(c->w->fid, b, aad);
 		if (c->direct && b >= hw) {
@@ -360,13 +376,15 @@ static TEE_Result seal_blocks(struct seal_ctx *c, const uint64_t *blocks, size_t
 		} else {
 			dst = ct;
 		}
-		if (crypt_random(ents[i].iv, STOR_IV) ||
-		    crypt_seal(c->ctx, ents[i].iv, aad, sizeof(aad), plain, dst, len, ents[i].tag)) {
+		memcpy(ents[i].iv, ivs + i * STOR_IV, STOR_IV);
+		if (crypt_seal(c->ctx, ents[i].iv, aad, sizeof(aad), in, dst, len, ents[i].tag)) {
 			res = TEE_ERROR_GENERIC;
 			goto out;
 		}
 		if (dst == ct)
 			run_add(c->t, &r, c->w->fid, b, ct, len);
+		else
+			txn_direct_ent(c->t, c->w->fid, b, ents[i].iv, ents[i].tag);
 		if (i + 1 == nb && c->e && c->e->open && len) {
 			memcpy(c->e->open->pend, plain, len);
 			c->e->open->pend_block = b;
@@ -392,11 +410,11 @@ out:
 	free(ct);
 	free(ents);
 	free(r.buf);
+	free(ivs);
 	return res;
 }
 
-static EVP_CIPHER_CTX *cipher_of(struct stor_entry *e, struct stor_entry *w,
-				 EVP_CIPHER_CTX **own)
+static EVP_CIPHER_CTX *cipher_of(struct stor_entry *e, struct stor_entry *w, EVP_CIPHER_CTX **own)
 {
 	*own = NULL;
 	if (e && e->open && e->open->ctx)
@@ -405,10 +423,10 @@ static EVP_CIPHER_CTX *cipher_of(struct stor_entry *e, struct stor_entry *w,
 	return *own;
 }
 
-TEE_Result obj_write(struct store *s, struct txn *t, struct stor_entry *e,
-		     struct stor_entry *w, uint64_t pos, const uint8_t *src, size_t len)
+TEE_Result obj_write(struct store *s, struct txn *t, struct stor_entry *e, struct stor_entry *w,
+		     uint64_t pos, const uint8_t *src, size_t len)
 {
-	struct seal_ctx c = { .s = s, .t = t, .e = e, .w = w, .pos = pos, .src = src, .len = len };
+	struct seal_ctx c = {.s = s, .t = t, .e = e, .w = w, .pos = pos, .src = src, .len = len};
 	EVP_CIPHER_CTX *own = NULL;
 	uint64_t cur = w->size;
 	uint64_t end = pos + len;
@@ -448,10 +466,10 @@ out:
 	return res;
 }
 
-TEE_Result obj_truncate(struct store *s, struct txn *t, struct stor_entry *e,
-			struct stor_entry *w, uint64_t size)
+TEE_Result obj_truncate(struct store *s, struct txn *t, struct stor_entry *e, struct stor_entry *w,
+			uint64_t size)
 {
-	struct seal_ctx c = { .s = s, .t = t, .e = e, .w = w };
+	struct seal_ctx c = {.s = s, .t = t, .e = e, .w = w};
 	EVP_CIPHER_CTX *own = NULL;
 	uint64_t cur = w->size;
 	uint64_t b = 0;
@@ -486,8 +504,10 @@ TEE_Result obj_truncate(struct store *s, struct txn *t, struct stor_entry *e,
 
 static void attr_aad(const uint8_t fid[STOR_FID], uint8_t aad[4 + STOR_FID])
 {
-	memcpy(aad, "attr", 4);
-	memcpy(aad + 4, fid, STOR_FID);
+	static const uint8_t label[4] = {'a', 't', 't', 'r'};
+
+	memcpy(aad, label, sizeof(label));
+	memcpy(aad + sizeof(label), fid, STOR_FID);
 }
 
 TEE_Result obj_put_attrs(struct txn *t, struct stor_entry *w, const uint8_t *blob, size_t len)
@@ -550,6 +570,65 @@ TEE_Result obj_get_attrs(struct store *s, struct stor_entry *e, uint8_t *blob)
 			       e->attr_tag))
 			res = corrupt(e, 0);
 	}
+	free(ct);
+	return res;
+}
+
+TEE_Result obj_check_blocks(struct store *s, const struct stor_entry *e, uint64_t first, uint32_t n,
+			    const uint8_t *ivtags)
+{
+	char name[PROTO_FS_NAME_MAX + 1];
+	uint8_t aad[STOR_FID + 8];
+	uint8_t *ct = malloc(FS_READ_AREA_LEN);
+	uint8_t *pt = malloc(STOR_BLOCK);
+	EVP_CIPHER_CTX *ctx = crypt_ctx_new(e->fek);
+	TEE_Result res = TEE_SUCCESS;
+
+	if (!ct || !pt || !ctx) {
+		res = TEE_ERROR_OUT_OF_MEMORY;
+		goto out;
+	}
+	entry_file(e->fid, 0, name);
+	for (uint32_t done = 0; done < n && !res;) {
+		uint32_t k = n - done < BIG_READ_BLOCKS ? n - done : BIG_READ_BLOCKS;
+		uint64_t b0 = first + done;
+		uint64_t last = b0 + k - 1;
+		uint32_t want = 0;
+		uint32_t op = 0;
+		struct fsb fb;
+
+		if (last >= map_blocks(e->size)) {
+			res = TEE_ERROR_CORRUPT_OBJECT; /* not a block of the object */
+			break;
+		}
+		want = (uint32_t)((last - b0) * STOR_BLOCK + block_len(e->size, last));
+		fsb_init(&fb, s->fs, s->dir);
+		op = fsb_read(&fb, name, b0 * STOR_BLOCK, want, FS_READ_AREA);
+		res = fsb_run(&fb);
+		if (res == TEE_ERROR_ITEM_NOT_FOUND || (!res && fb.counts[op] != want)) {
+			res = TEE_ERROR_CORRUPT_OBJECT;
+			break;
+		}
+		if (res)
+			break;
+		memcpy(ct, s->fs->win + FS_READ_AREA, want);
+		for (uint32_t i = 0; i < k; i++) {
+			const uint8_t *it = ivtags + (size_t)(done + i) * (STOR_IV + STOR_TAG);
+
+			block_aad(e->fid, b0 + i, aad);
+			if (crypt_open(ctx, it, aad, sizeof(aad), ct + (size_t)i * STOR_BLOCK, pt,
+				       block_len(e->size, b0 + i), it + STOR_IV)) {
+				res = TEE_ERROR_CORRUPT_OBJECT;
+				break;
+			}
+		}
+		done += k;
+	}
+out:
+	EVP_CIPHER_CTX_free(ctx);
+	if (pt)
+		secure_wipe(pt, STOR_BLOCK);
+	free(pt);
 	free(ct);
 	return res;
 }

@@ -27,6 +27,7 @@ int reefs_open(struct reefs *fs, int sock, int win_fd)
 	fs->sock = -1;
 	fs->win = NULL;
 	fs->broken = true;
+	fs->inflight = 0;
 	if (p == MAP_FAILED)
 		return -1;
 	fs->sock = sock;
@@ -108,8 +109,8 @@ uint32_t fsb_write(struct fsb *b, const char *name, uint64_t off, uint32_t len, 
 	return i;
 }
 
-uint32_t fsb_copy(struct fsb *b, const char *from, uint64_t from_off, uint32_t len,
-		  const char *to, uint64_t to_off)
+uint32_t fsb_copy(struct fsb *b, const char *from, uint64_t from_off, uint32_t len, const char *to,
+		  uint64_t to_off)
 {
 	uint32_t i = op(b, FS_OP_COPY, len);
 
@@ -156,6 +157,24 @@ uint32_t fsb_mkdir(struct fsb *b)
 	return op(b, FS_OP_MKDIR, 0);
 }
 
+uint32_t fsb_writeout(struct fsb *b, const char *name, uint64_t off, uint32_t len)
+{
+	uint32_t i = op(b, FS_OP_WRITEOUT, 0);
+
+	put_name(&b->w, name);
+	buf_put_u64(&b->w, off);
+	buf_put_u32(&b->w, len);
+	return i;
+}
+
+uint32_t fsb_list(struct fsb *b, const char *after)
+{
+	uint32_t i = op(b, FS_OP_LIST, PROTO_FS_WINDOW);
+
+	put_name(&b->w, after);
+	return i;
+}
+
 uint32_t fsb_zero(struct fsb *b, const char *name, uint64_t off, uint32_t len)
 {
 	uint32_t i = op(b, FS_OP_ZERO, 0);
@@ -166,61 +185,51 @@ uint32_t fsb_zero(struct fsb *b, const char *name, uint64_t off, uint32_t len)
 	return i;
 }
 
-static TEE_Result broken(struct fsb *b, const char *why)
+static TEE_Result broken(struct reefs *fs, const char *why)
 {
-	if (!b->fs->broken)
+	if (!fs->broken)
 		log_error("REE FS channel: %s; storage of this instance is unavailable", why);
-	b->fs->broken = true;
+	fs->broken = true;
 	return TEE_ERROR_STORAGE_NOT_AVAILABLE;
 }
 
-TEE_Result fsb_run(struct fsb *b)
+/*
+ * Reads the reply to a batch of nops ops. counts gets what each op that ran
+ * did (bounded by want, when given); *ran and *fs_res say how far it went.
+ */
+static TEE_Result recv_reply(struct reefs *fs, uint32_t nops, const uint32_t *want,
+			     uint32_t *counts, uint32_t *ran, uint32_t *fs_res)
 {
 	uint8_t in[16 + 4 * PROTO_FS_OPS_MAX];
 	struct buf_reader r;
 	struct msg_fds fds;
-	uint32_t nops = b->nops;
 	uint32_t type = 0;
 	uint32_t res = 0;
-	uint32_t ran = 0;
-	struct buf_writer hw;
-	ssize_t n = 0;
-	size_t len = buf_written(&b->w);
-	int rc = 0;
+	ssize_t n = msg_recv_timeout(fs->sock, in, sizeof(in), &fds, FS_TIMEOUT_MS);
 
-	/* nops sits after the type and the directory */
-	buf_writer_init(&hw, b->msg + 4 + PROTO_FS_DIR_LEN, 4);
-	buf_put_u32(&hw, nops);
-	if (!b->fs->broken && len)
-		rc = msg_send(b->fs->sock, b->msg, len, NULL, 0);
-	fsb_init(b, b->fs, b->dir); /* the next batch, same directory */
-	if (b->fs->broken)
-		return TEE_ERROR_STORAGE_NOT_AVAILABLE;
-	if (!len)
-		return broken(b, "a batch overflowed its message");
-	if (rc)
-		return broken(b, "the supplicant is gone");
-	n = msg_recv_timeout(b->fs->sock, in, sizeof(in), &fds, FS_TIMEOUT_MS);
 	msg_fds_close(&fds);
 	if (n <= 0)
-		return broken(b, n == -ETIMEDOUT ? "the supplicant did not answer in time"
-						 : "the supplicant is gone");
+		return broken(fs, n == -ETIMEDOUT ? "the supplicant did not answer in time"
+						  : "the supplicant is gone");
 	buf_reader_init(&r, in, (size_t)n);
 	buf_get_u32(&r, &type);
 	buf_get_u32(&r, &res);
-	buf_get_u32(&r, &ran);
-	if (!buf_ok(&r) || type != MSG_FS_BATCH_RSP || ran > nops ||
-	    (res == FS_RES_OK) != (ran == nops) || res > FS_RES_INVAL)
-		return broken(b, "a malformed reply");
-	for (uint32_t i = 0; i < ran; i++) {
-		buf_get_u32(&r, &b->counts[i]);
-		if (b->counts[i] > b->want[i])
-			return broken(b, "a reply larger than asked");
+	buf_get_u32(&r, ran);
+	if (!buf_ok(&r) || type != MSG_FS_BATCH_RSP || *ran > nops ||
+	    (res == FS_RES_OK) != (*ran == nops) || res > FS_RES_INVAL)
+		return broken(fs, "a malformed reply");
+	for (uint32_t i = 0; i < *ran; i++) {
+		uint32_t c = 0;
+
+		buf_get_u32(&r, &c);
+		if (want && c > want[i])
+			return broken(fs, "a reply larger than asked");
+		if (counts)
+			counts[i] = c;
 	}
 	if (!buf_done(&r))
-		return broken(b, "a malformed reply");
-	b->failed = ran;
-	b->fs_res = res;
+		return broken(fs, "a malformed reply");
+	*fs_res = res;
 	switch (res) {
 	case FS_RES_OK:
 		return TEE_SUCCESS;
@@ -229,8 +238,108 @@ TEE_Result fsb_run(struct fsb *b)
 	case FS_RES_NOSPC:
 		return TEE_ERROR_STORAGE_NO_SPACE;
 	case FS_RES_INVAL:
-		return broken(b, "the supplicant refused a request");
+		return broken(fs, "the supplicant refused a request");
 	default:
 		return TEE_ERROR_STORAGE_NOT_AVAILABLE;
 	}
+}
+
+/* Sends the batch and starts the next one (same directory). 0, or the channel broke. */
+static TEE_Result send_batch(struct fsb *b)
+{
+	struct buf_writer hw;
+	size_t len = buf_written(&b->w);
+	int rc = 0;
+
+	/* nops sits after the type and the directory */
+	buf_writer_init(&hw, b->msg + 4 + PROTO_FS_DIR_LEN, 4);
+	buf_put_u32(&hw, b->nops);
+	if (!b->fs->broken && len)
+		rc = msg_send(b->fs->sock, b->msg, len, NULL, 0);
+	fsb_init(b, b->fs, b->dir);
+	if (b->fs->broken)
+		return TEE_ERROR_STORAGE_NOT_AVAILABLE;
+	if (!len)
+		return broken(b->fs, "a batch overflowed its message");
+	if (rc)
+		return broken(b->fs, "the supplicant is gone");
+	return TEE_SUCCESS;
+}
+
+TEE_Result reefs_settle(struct reefs *fs)
+{
+	TEE_Result first = TEE_SUCCESS;
+
+	for (uint32_t i = 0; i < fs->inflight; i++) {
+		struct store *s = fs->inflight_store[i];
+		uint32_t ran = 0;
+		uint32_t fs_res = 0;
+		TEE_Result res =
+		    fs->broken ? TEE_ERROR_STORAGE_NOT_AVAILABLE
+			       : recv_reply(fs, fs->inflight_nops[i], NULL, NULL, &ran, &fs_res);
+
+		if (s) {
+			if (s->post == fs)
+				s->post = NULL;
+			/* Its record is durable: the store in memory no longer matches the files.
+			 */
+			if (res)
+				store_break(s, TEE_ERROR_STORAGE_NOT_AVAILABLE,
+					    "a commit did not finish");
+		}
+		if (res && !first)
+			first = res;
+	}
+	fs->inflight = 0;
+	return first;
+}
+
+TEE_Result fsb_send(struct fsb *b, struct store *owner)
+{
+	struct reefs *fs = b->fs;
+	uint32_t nops = b->nops;
+	TEE_Result res = TEE_SUCCESS;
+
+	if (!nops)
+		return TEE_SUCCESS;
+	if (fs->inflight == FS_INFLIGHT_MAX) {
+		res = reefs_settle(fs);
+		if (res) {
+			fsb_init(b, fs, b->dir);
+			return res;
+		}
+	}
+	res = send_batch(b);
+	if (res) {
+		if (owner)
+			store_break(owner, res, "a commit did not finish");
+		return res;
+	}
+	fs->inflight_nops[fs->inflight] = nops;
+	fs->inflight_store[fs->inflight] = owner;
+	fs->inflight++;
+	if (owner)
+		owner->post = fs;
+	return TEE_SUCCESS;
+}
+
+TEE_Result fsb_run(struct fsb *b)
+{
+	struct reefs *fs = b->fs;
+	uint32_t nops = b->nops;
+	uint32_t ran = 0;
+	uint32_t fs_res = FS_RES_OK;
+	TEE_Result res = reefs_settle(fs);
+
+	if (res) {
+		fsb_init(b, fs, b->dir);
+		return res;
+	}
+	res = send_batch(b);
+	if (res)
+		return res;
+	res = recv_reply(fs, nops, b->want, b->counts, &ran, &fs_res);
+	b->failed = ran;
+	b->fs_res = fs_res;
+	return res;
 }

@@ -28,7 +28,7 @@
 
 #define RPMB_MAGIC 0x50525753u /* "SWRP" */
 #define RPMB_VERSION 2u
-#define COPY_OFF(i) ((off_t)(i) * 512)
+#define COPY_OFF(i) ((off_t)(i)*512)
 #define BODY (4 + 4 + 8 + 8 + STOR_TAG + 8 + STOR_TAG + 8 + STOR_TAG)
 #define COPY_LEN (BODY + STOR_HASH)
 #define ZERO_CHUNK (256u * 1024)
@@ -87,7 +87,7 @@ int rpmb_open(struct rpmb_slot *r, const char *dirname, const struct ta_keys *k)
 	char path[SWTEE_PATH_MAX];
 	uint8_t buf[2][COPY_LEN];
 	struct rpmb_slot c[2];
-	bool ok[2] = { false, false };
+	bool ok[2] = {false, false};
 	int pick = 0;
 	int fd = -1;
 
@@ -193,8 +193,7 @@ int rpmb_log_append(struct rpmb_slot *r, const struct ta_keys *k, const void *re
 	struct rpmb_slot n = *r;
 	uint64_t off = r->log_end;
 
-	if (r->fd < 0 || seq != r->log_seq + 1 || len > RPMB_LOG_SIZE ||
-	    off > RPMB_LOG_SIZE - len)
+	if (r->fd < 0 || seq != r->log_seq + 1 || len > RPMB_LOG_SIZE || off > RPMB_LOG_SIZE - len)
 		return RPMB_LOG_NOTHING;
 	if (pwrite(r->fd, rec, len, RPMB_LOG_OFF + (off_t)off) != (ssize_t)len)
 		return RPMB_LOG_NOTHING; /* the head does not point at it: no trace */

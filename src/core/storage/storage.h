@@ -12,7 +12,8 @@
  * object's FEK with a fresh IV, under a tree of map pages whose entries pin
  * each block's IV and tag (and each lower page's hash); the root sits in the
  * object's directory entry. Every change is a transaction: one journal
- * record, made durable with one fdatasync, then the RPMB counter.
+ * record, anchored by the RPMB slot: for a small one, one fdatasync of the
+ * slot's log (journal.c).
  *
  * Threads: the epoll thread of the core only sets channels up. Each TA
  * instance that uses storage gets a worker thread with a supplicant channel
@@ -41,12 +42,12 @@ typedef uint32_t TEE_Result;
 #define STOR_HASH 32
 #define STOR_FID 16
 #define STOR_BLOCK 4096u
-#define STOR_ENTRY 32u					/* a map entry */
-#define STOR_FANOUT (STOR_BLOCK / STOR_ENTRY)		/* entries per map page */
-#define STOR_LEVELS 3					/* 128^3 blocks > 4 GiB */
-#define STOR_MAX_SIZE 0xffffffffull			/* TEE_DATA_MAX_POSITION */
-#define STOR_NS_PRIVATE 0				/* TEE_STORAGE_PRIVATE and _REE */
-#define STOR_NS_RPMB 1					/* TEE_STORAGE_PRIVATE_RPMB */
+#define STOR_ENTRY 32u			      /* a map entry */
+#define STOR_FANOUT (STOR_BLOCK / STOR_ENTRY) /* entries per map page */
+#define STOR_LEVELS 3			      /* 128^3 blocks > 4 GiB */
+#define STOR_MAX_SIZE 0xffffffffull	      /* TEE_DATA_MAX_POSITION */
+#define STOR_NS_PRIVATE 0		      /* TEE_STORAGE_PRIVATE and _REE */
+#define STOR_NS_RPMB 1			      /* TEE_STORAGE_PRIVATE_RPMB */
 #define STOR_DIRNAME_LEN PROTO_FS_DIR_LEN
 
 /* Bound on what one store keeps: objects, and map pages cached. */
@@ -142,10 +143,19 @@ void rpmb_close(struct rpmb_slot *r);
 #define FS_WRITE_AREA (PROTO_FS_WINDOW / 2)
 #define FS_WRITE_AREA_LEN (PROTO_FS_WINDOW / 2)
 
+struct store;
+
+/* Batches sent ahead without waiting (fsb_send), at most. */
+#define FS_INFLIGHT_MAX 8
+
 struct reefs {
 	int sock;
 	uint8_t *win; /* shared with the supplicant: never trust what it holds */
 	bool broken;
+	/* Batches sent whose replies are still to be read, in order: */
+	uint32_t inflight;
+	uint32_t inflight_nops[FS_INFLIGHT_MAX];
+	struct store *inflight_store[FS_INFLIGHT_MAX]; /* see fsb_send */
 };
 
 /* A batch of operations, built then run. Names are PROTO_FS_NAME_MAX at most. */
@@ -170,14 +180,18 @@ bool fsb_room(const struct fsb *b, uint32_t nops, size_t bytes);
 /* Each returns the op's index. The window ranges are the caller's to manage. */
 uint32_t fsb_read(struct fsb *b, const char *name, uint64_t off, uint32_t len, uint32_t win);
 uint32_t fsb_write(struct fsb *b, const char *name, uint64_t off, uint32_t len, uint32_t win);
-uint32_t fsb_copy(struct fsb *b, const char *from, uint64_t from_off, uint32_t len,
-		  const char *to, uint64_t to_off);
+uint32_t fsb_copy(struct fsb *b, const char *from, uint64_t from_off, uint32_t len, const char *to,
+		  uint64_t to_off);
 uint32_t fsb_truncate(struct fsb *b, const char *name, uint64_t size);
 uint32_t fsb_sync(struct fsb *b, const char *name);
 uint32_t fsb_remove(struct fsb *b, const char *name);
 uint32_t fsb_syncdir(struct fsb *b);
 uint32_t fsb_mkdir(struct fsb *b);
 uint32_t fsb_zero(struct fsb *b, const char *name, uint64_t off, uint32_t len);
+/* A hint: start writing [off, off + len) of the file back to the disk. */
+uint32_t fsb_writeout(struct fsb *b, const char *name, uint64_t off, uint32_t len);
+/* The names after `after` ("" for all), sorted, NUL-terminated, from window offset 0. */
+uint32_t fsb_list(struct fsb *b, const char *after);
 /*
  * Runs the batch. TEE_SUCCESS, or: TEE_ERROR_ITEM_NOT_FOUND (a file is
  * absent), TEE_ERROR_STORAGE_NO_SPACE, TEE_ERROR_STORAGE_NOT_AVAILABLE (the
@@ -185,6 +199,17 @@ uint32_t fsb_zero(struct fsb *b, const char *name, uint64_t off, uint32_t len);
  * says which op failed. The batch is empty again afterwards.
  */
 TEE_Result fsb_run(struct fsb *b);
+/*
+ * Sends the batch without waiting for its reply: the next fsb_run or
+ * reefs_settle on the channel reads it. Its ops must leave nothing in the
+ * window to read, and the window ranges it writes from must stay as they
+ * are until then. With owner, the batch applies a committed record of that
+ * store (owner->post points to the channel meanwhile): if it fails, the
+ * store breaks. TEE_SUCCESS or the channel broke.
+ */
+TEE_Result fsb_send(struct fsb *b, struct store *owner);
+/* Reads the replies of all batches sent ahead; the first failure, if any. */
+TEE_Result reefs_settle(struct reefs *fs);
 
 /* ---- the store ---- */
 
@@ -214,7 +239,7 @@ struct stor_entry {
 	 * be written in place (they are in no record's images).
 	 */
 	uint64_t hw;
-	bool dir_synced; /* its data file is known to be in the directory for good */
+	bool dir_synced;	/* its data file is known to be in the directory for good */
 	struct stor_open *open; /* handles on it, when open */
 	struct stor_entry *hnext;
 };
@@ -258,9 +283,10 @@ struct store {
 	pthread_mutex_t lock;
 	unsigned int refs; /* under the stores table lock */
 	bool loaded;
-	TEE_Result broken; /* not TEE_SUCCESS: every call fails with it */
+	TEE_Result broken;    /* not TEE_SUCCESS: every call fails with it */
 	struct ta_keys *keys; /* secmem */
 	struct reefs *fs;     /* the channel of the worker holding the lock */
+	struct reefs *post;   /* a channel still applying a committed record */
 	struct rpmb_slot rpmb;
 	/* the directory */
 	struct stor_entry **sorted; /* by fid */
@@ -269,14 +295,20 @@ struct store {
 	struct stor_entry **hash; /* by (ns, id) */
 	size_t hsize;
 	/* the journal */
-	uint64_t seq;		 /* of the chain head */
-	uint8_t tag[STOR_TAG];	 /* of the chain head */
-	int hslot;		 /* the header slot in use */
-	uint64_t jend;		 /* where the next record goes */
-	uint64_t jalloc;	 /* bytes of journal written (zeros past jend) */
-	uint64_t dir_seq;	 /* the snapshot file d.<dir_seq>, 0: none */
-	struct dirty_set dirty;	 /* files changed in place since the checkpoint */
-	uint64_t since_ckpt;	 /* records since the checkpoint */
+	uint64_t seq;		/* of the chain head */
+	uint8_t tag[STOR_TAG];	/* of the chain head */
+	int hslot;		/* the header slot in use */
+	uint64_t jend;		/* where the next record goes */
+	uint64_t jalloc;	/* bytes of journal written (zeros past jend) */
+	uint64_t dir_seq;	/* the snapshot file d.<dir_seq>, 0: none */
+	struct dirty_set dirty; /* files changed in place since the checkpoint */
+	uint64_t since_ckpt;	/* records since the checkpoint */
+	/*
+	 * The last record of the RPMB log lists blocks written in place: a
+	 * load would check they landed, and drop it if not. Its call has
+	 * returned, so journal_confirm puts a record after it when idle.
+	 */
+	bool unconfirmed;
 	/* persistent time */
 	bool time_set;
 	int64_t time_offset_ms; /* TA time minus REE time */
@@ -318,8 +350,8 @@ struct stor_entry *entry_new(void);
 struct stor_entry *entry_dup(const struct stor_entry *e);
 void entry_free(struct stor_entry *e);
 /* Serialised form of an entry (the part that is stored). */
-#define ENTRY_BYTES (STOR_FID + 3 + PROTO_STOR_ID_MAX + STOR_KEY + 8 + STOR_HASH + 20 + \
-		     STOR_IV + STOR_TAG)
+#define ENTRY_BYTES                                                                                \
+	(STOR_FID + 3 + PROTO_STOR_ID_MAX + STOR_KEY + 8 + STOR_HASH + 20 + STOR_IV + STOR_TAG)
 void entry_put(struct buf_writer *w, const struct stor_entry *e);
 /* Parses into e (whose fek is allocated); false when malformed. */
 bool entry_get(struct buf_reader *r, struct stor_entry *e);
@@ -329,6 +361,7 @@ void entry_file(const uint8_t fid[STOR_FID], char kind, char out[PROTO_FS_NAME_M
 /* journal.c: transactions, checkpoints and recovery */
 
 struct txn_page; /* map pages a transaction changed */
+struct dv_ent;	 /* a block written in place (journal.c) */
 
 struct txn {
 	struct store *s;
@@ -341,19 +374,25 @@ struct txn {
 	size_t pcap;
 	uint64_t bulk_sent;	/* REE: bytes of bulk written already */
 	uint32_t staged;	/* REE: bulk bytes in the write area not yet sent */
-	uint32_t direct_staged; /* bytes for files written in place, not yet sent */
+	uint32_t direct_staged; /* bytes for files written in place, not yet synced */
+	uint32_t direct_sent;	/* of which sent ahead (fsb_send) */
 	/* The write in place being gathered, not queued yet: */
 	char drun_name[PROTO_FS_NAME_MAX + 1];
 	uint64_t drun_off;
 	uint32_t drun_win;
 	uint32_t drun_len;
-	uint8_t *meta;		/* the operations, in clear until sealed */
+	uint8_t *meta; /* the operations, in clear until sealed */
 	size_t meta_len;
 	size_t meta_cap;
 	char (*direct)[PROTO_FS_NAME_MAX + 1]; /* files written in place, to sync first */
 	size_t ndirect;
 	bool direct_new; /* one of them is new: sync the directory too */
 	struct fsb b;	 /* what goes to the supplicant ahead of the commit */
+	/* The blocks written in place, so that recovery can check they landed: */
+	struct dv_ent *dv;
+	size_t ndv;
+	size_t dv_cap;
+	bool dv_over; /* too many: their sync comes before the record's */
 	struct txn_page *pages;
 	TEE_Result err; /* the first failure while building */
 };
@@ -368,6 +407,14 @@ struct txn {
 #define META_TRUNCATE 4 /* fid kind:u8 size:u64 */
 #define META_REMOVE 5	/* fid: every file of the object */
 #define META_TIME 6	/* offset_ms:u64 ree_ms:u64 */
+/*
+ * fid first:u64 n:u32, then n times iv tag: blocks the record wrote in
+ * place, synced while the record itself was (commit_log); recovery checks
+ * they landed before it counts the record.
+ */
+#define META_DIRECT 7
+/* nothing: a record that only makes the one before it no longer the last */
+#define META_CONFIRM 8
 
 /* Opens the store's REE side, recovering it, or makes a new one. */
 TEE_Result journal_load(struct store *s);
@@ -375,8 +422,8 @@ void txn_begin(struct txn *t, struct store *s);
 /* Bulk data for the record: returns its offset in the journal file. */
 uint64_t txn_bulk(struct txn *t, const void *p, size_t len);
 /* An image for a file, applied after the commit. */
-void txn_image(struct txn *t, const uint8_t fid[STOR_FID], char kind, uint64_t off,
-	       const void *p, size_t len);
+void txn_image(struct txn *t, const uint8_t fid[STOR_FID], char kind, uint64_t off, const void *p,
+	       size_t len);
 /*
  * Room for len bytes (at most STOR_BLOCK) written straight into a file no
  * committed state refers to, at off: the caller fills it before the next
@@ -384,6 +431,9 @@ void txn_image(struct txn *t, const uint8_t fid[STOR_FID], char kind, uint64_t o
  */
 uint8_t *txn_direct_buf(struct txn *t, const uint8_t fid[STOR_FID], char kind, uint64_t off,
 			size_t len, bool new_file);
+/* The IV and tag block b of fid got, sealed into a txn_direct_buf. */
+void txn_direct_ent(struct txn *t, const uint8_t fid[STOR_FID], uint64_t b,
+		    const uint8_t iv[STOR_IV], const uint8_t tag[STOR_TAG]);
 void txn_put(struct txn *t, const struct stor_entry *e);
 void txn_del(struct txn *t, const uint8_t fid[STOR_FID]);
 void txn_truncate(struct txn *t, const uint8_t fid[STOR_FID], char kind, uint64_t size);
@@ -396,6 +446,19 @@ void txn_time(struct txn *t, int64_t offset_ms, uint64_t ree_ms);
  */
 TEE_Result txn_commit(struct txn *t);
 void txn_abort(struct txn *t);
+/*
+ * Removes what changes that never committed left behind in the store's
+ * directory: files of objects no entry names, snapshots no header names.
+ * Best effort, at load (sweep.c).
+ */
+void journal_sweep(struct store *s);
+/* The name of the directory snapshot of sequence seq. */
+void journal_dir_file(uint64_t seq, char out[PROTO_FS_NAME_MAX + 1]);
+/*
+ * If the last record lists blocks written in place (s->unconfirmed), a
+ * record after it, so that no recovery can take it back.
+ */
+TEE_Result journal_confirm(struct store *s);
 /*
  * A checkpoint if there are records since the last one: what a store that
  * nobody uses does, so that the next load replays nothing.
@@ -439,16 +502,15 @@ void map_cache_free(struct store *s);
 
 TEE_Result obj_open(struct stor_entry *e);
 void obj_close(struct stor_entry *e);
-TEE_Result obj_read(struct store *s, struct stor_entry *e, uint64_t pos, uint8_t *dst,
-		    size_t len);
+TEE_Result obj_read(struct store *s, struct stor_entry *e, uint64_t pos, uint8_t *dst, size_t len);
 /*
  * Adds to t the write of len bytes at pos of the working copy w of e (e is
  * the committed entry, NULL for an object t creates).
  */
-TEE_Result obj_write(struct store *s, struct txn *t, struct stor_entry *e,
-		     struct stor_entry *w, uint64_t pos, const uint8_t *src, size_t len);
-TEE_Result obj_truncate(struct store *s, struct txn *t, struct stor_entry *e,
-			struct stor_entry *w, uint64_t size);
+TEE_Result obj_write(struct store *s, struct txn *t, struct stor_entry *e, struct stor_entry *w,
+		     uint64_t pos, const uint8_t *src, size_t len);
+TEE_Result obj_truncate(struct store *s, struct txn *t, struct stor_entry *e, struct stor_entry *w,
+			uint64_t size);
 /* Forgets cached plaintext of e (after it changed). */
 void obj_invalidate(struct stor_entry *e);
 /*
@@ -459,6 +521,14 @@ void obj_invalidate(struct stor_entry *e);
 void obj_committed(struct stor_entry *e, bool ok);
 /* Seals and stores an attribute blob for the new object w. */
 TEE_Result obj_put_attrs(struct txn *t, struct stor_entry *w, const uint8_t *blob, size_t len);
+/*
+ * Recovery: whether blocks [first, first + n) of e (as the entry of a
+ * record describes it) are in its data file as sealed with ivtags (n times
+ * iv, tag). TEE_SUCCESS, TEE_ERROR_CORRUPT_OBJECT when one is not, or the
+ * channel's error.
+ */
+TEE_Result obj_check_blocks(struct store *s, const struct stor_entry *e, uint64_t first, uint32_t n,
+			    const uint8_t *ivtags);
 TEE_Result obj_get_attrs(struct store *s, struct stor_entry *e, uint8_t *blob);
 
 /* worker.c: the storage channels of TA instances */

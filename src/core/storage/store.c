@@ -89,6 +89,9 @@ TEE_Result store_lock(struct store *s, struct reefs *fs)
 
 	pthread_mutex_lock(&s->lock);
 	s->fs = fs;
+	/* Another instance's channel may still be applying a commit: wait for it. */
+	if (s->post && s->post != fs)
+		reefs_settle(s->post);
 	if (s->broken)
 		return s->broken;
 	if (fs->broken)
@@ -98,6 +101,7 @@ TEE_Result store_lock(struct store *s, struct reefs *fs)
 	res = journal_load(s);
 	if (!res) {
 		s->loaded = true;
+		journal_sweep(s);
 		return TEE_SUCCESS;
 	}
 	store_unload(s);

@@ -14,6 +14,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -32,7 +33,8 @@
 
 #define HANDLES_MAX 4096
 #define FINI_WAIT_S 5
-#define ACCESS_FLAGS                                                                       \
+#define CONFIRM_IDLE_MS 2
+#define ACCESS_FLAGS                                                                               \
 	(TEE_DATA_FLAG_ACCESS_READ | TEE_DATA_FLAG_ACCESS_WRITE | TEE_DATA_FLAG_ACCESS_WRITE_META)
 #define SHARE_FLAGS (TEE_DATA_FLAG_SHARE_READ | TEE_DATA_FLAG_SHARE_WRITE)
 #define OPEN_FLAGS (ACCESS_FLAGS | SHARE_FLAGS)
@@ -68,6 +70,7 @@ struct worker {
 	size_t nh;
 	uint8_t *buf; /* private, PROTO_STOR_WINDOW bytes */
 	struct pending p;
+	bool confirm_due; /* see journal_confirm */
 	bool done;
 	struct worker *next;
 };
@@ -244,6 +247,9 @@ static int lock_any(struct worker *w)
 
 static void unlock(struct worker *w)
 {
+	/* A record of this store waits for one after it: when idle (worker_main). */
+	if (w->store->unconfirmed)
+		w->confirm_due = true;
 	store_unlock(w->store);
 }
 
@@ -976,12 +982,16 @@ static void worker_release(struct worker *w)
 {
 	pending_end(w);
 	if (!lock_any(w)) {
+		/* What this channel still applies ends before the channel does. */
+		reefs_settle(&w->fs);
 		for (size_t i = 0; i < w->nh; i++)
 			if (w->h[i].e)
 				handle_drop(&w->h[i]);
 		/* The last instance of the TA that used it: leave nothing to replay. */
 		if (store_sole(w->store) && !w->fs.broken)
 			journal_checkpoint(w->store);
+		else if (!w->fs.broken)
+			journal_confirm(w->store);
 		unlock(w);
 		store_put(w->store);
 		w->store = NULL;
@@ -1019,6 +1029,25 @@ static void worker_free(struct worker *w)
 	free(w);
 }
 
+/*
+ * The last commit wrote blocks in place alongside its record: unless the
+ * instance asks for more within CONFIRM_IDLE_MS (the next commit does the
+ * same), a record after it, so that a crash cannot take the change back.
+ */
+static void confirm_when_idle(struct worker *w)
+{
+	struct pollfd p = {.fd = w->sock, .events = POLLIN};
+
+	if (poll(&p, 1, CONFIRM_IDLE_MS) != 0)
+		return; /* a request (or an error) first; confirm_due stays */
+	w->confirm_due = false;
+	if (lock(w))
+		return;
+	journal_confirm(w->store);
+	w->confirm_due = false;
+	store_unlock(w->store);
+}
+
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
@@ -1026,7 +1055,12 @@ static void *worker_main(void *arg)
 
 	while (in) {
 		struct msg_fds fds;
-		ssize_t n = msg_recv(w->sock, in, PROTO_MSG_MAX, &fds);
+		ssize_t n = 0;
+
+		/* Not in the middle of a write in pieces: the store is locked then. */
+		if (w->confirm_due && !w->p.active)
+			confirm_when_idle(w);
+		n = msg_recv(w->sock, in, PROTO_MSG_MAX, &fds);
 
 		if (n <= 0)
 			break;
@@ -1089,7 +1123,7 @@ static int supplicant_channel(struct core *c, int *sock, int *win)
 {
 	uint8_t out[4];
 	struct buf_writer bw;
-	int sv[2] = { -1, -1 };
+	int sv[2] = {-1, -1};
 	int fds[2];
 
 	*sock = *win = -1;
@@ -1124,7 +1158,7 @@ void storage_ctl_request(struct core *c, struct instance *in, struct buf_reader 
 	uint8_t out[8];
 	struct buf_writer bw;
 	struct worker *w = NULL;
-	int sv[2] = { -1, -1 };
+	int sv[2] = {-1, -1};
 	int bulk_fd = -1;
 	int fs_sock = -1;
 	int fs_win = -1;
@@ -1167,8 +1201,7 @@ void storage_ctl_request(struct core *c, struct instance *in, struct buf_reader 
 	bulk = mmap(NULL, PROTO_STOR_WINDOW, PROT_READ | PROT_WRITE, MAP_SHARED, bulk_fd, 0);
 	if (bulk == MAP_FAILED)
 		goto reply;
-	w->bulk = bulk;
-	bulk = MAP_FAILED; /* transferred */
+	w->bulk = bulk; /* unmapped by worker_release */
 	res = TEE_ERROR_STORAGE_NOT_AVAILABLE;
 	if (supplicant_channel(c, &fs_sock, &fs_win) || reefs_open(&w->fs, fs_sock, fs_win))
 		goto reply;

@@ -305,19 +305,26 @@ static int cts_steal(struct be_cipher *c, const uint8_t *in, size_t d, uint8_t *
 		/* C' = E(P[n-1] ^ chain); X = E((P[n] | 0) ^ C'); out = X | C'[0..d) */
 		xor_block(x, in, c->chain, bs);
 		rc = bo_ecb(c->ecb, x, bs, cp);
-		memset(x, 0, bs);
-		memcpy(x, tail, d);
-		xor_block(x, x, cp, bs);
-		rc = rc ? rc : bo_ecb(c->ecb, x, bs, out);
-		memcpy(out + bs, cp, d);
+		if (!rc) {
+			memset(x, 0, bs);
+			memcpy(x, tail, d);
+			xor_block(x, x, cp, bs);
+			rc = bo_ecb(c->ecb, x, bs, out);
+		}
+		if (!rc)
+			memcpy(out + bs, cp, d);
 	} else {
 		/* Z = D(X) = (P[n] | 0) ^ C'; C' = C[n] | Z[d..); P[n-1] = D(C') ^ chain */
 		rc = bo_ecb(c->ecb, in, bs, z);
-		memcpy(cp, tail, d);
-		memcpy(cp + d, z + d, bs - d);
-		rc = rc ? rc : bo_ecb(c->ecb, cp, bs, x);
-		xor_block(out, x, c->chain, bs);
-		xor_block(out + bs, z, tail, d);
+		if (!rc) {
+			memcpy(cp, tail, d);
+			memcpy(cp + d, z + d, bs - d);
+			rc = bo_ecb(c->ecb, cp, bs, x);
+		}
+		if (!rc) {
+			xor_block(out, x, c->chain, bs);
+			xor_block(out + bs, z, tail, d);
+		}
 	}
 	SECURE_WIPE_VAR(x);
 	SECURE_WIPE_VAR(cp);

@@ -61,8 +61,11 @@ static void hold_reserve(struct tee_op *op, size_t n, const char *func)
 	p = malloc(cap);
 	if (!p)
 		rt_panic(TEE_ERROR_OUT_OF_MEMORY, func);
-	if (op->hold_len)
+	if (op->hold_len) {
+		/* hold_len > 0 only with hold allocated. */
+		/* NOLINTNEXTLINE(clang-analyzer-core.NonNullParamChecker) */
 		memcpy(p, op->hold, op->hold_len);
+	}
 	if (op->hold)
 		secure_wipe(op->hold, op->hold_cap);
 	free(op->hold);
@@ -227,8 +230,11 @@ TEE_Result TEE_AEDecryptFinal(TEE_OperationHandle operation, const void *srcData
 	if (res)
 		rt_panic(res, func);
 	op->hold_len += n;
-	if (op->hold_len)
+	if (op->hold_len) {
+		/* hold_len <= total, and destData is set when total > 0 (checked above). */
+		/* NOLINTNEXTLINE(clang-analyzer-core.NonNullParamChecker) */
 		memcpy(destData, op->hold, op->hold_len);
+	}
 	*destLen = op->hold_len;
 	ae_done(op);
 	return TEE_SUCCESS;

@@ -81,8 +81,7 @@ static void chan_lost(void)
 	chan_failed = true;
 }
 
-TEE_Result stor_call(const void *req, size_t len, uint8_t *rsp, size_t cap,
-		     struct buf_reader *r)
+TEE_Result stor_call(const void *req, size_t len, uint8_t *rsp, size_t cap, struct buf_reader *r)
 {
 	struct msg_fds fds;
 	uint32_t type = 0;

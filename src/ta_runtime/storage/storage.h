@@ -37,8 +37,7 @@ uint8_t *stor_window(void);
  * core gave, with *r over what follows it in rsp; or
  * TEE_ERROR_STORAGE_NOT_AVAILABLE when there is no channel (r then empty).
  */
-TEE_Result stor_call(const void *req, size_t len, uint8_t *rsp, size_t cap,
-		     struct buf_reader *r);
+TEE_Result stor_call(const void *req, size_t len, uint8_t *rsp, size_t cap, struct buf_reader *r);
 
 /* tee_api_pobj.c */
 

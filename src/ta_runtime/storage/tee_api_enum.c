@@ -140,8 +140,8 @@ TEE_Result TEE_StartPersistentObjectEnumerator(TEE_ObjectEnumHandle objectEnumer
 					       uint32_t storageID)
 {
 	static const char func[] = "TEE_StartPersistentObjectEnumerator";
-	static const TEE_Result ok[] = { TEE_ERROR_ITEM_NOT_FOUND, TEE_ERROR_CORRUPT_OBJECT,
-					 TEE_ERROR_STORAGE_NOT_AVAILABLE };
+	static const TEE_Result ok[] = {TEE_ERROR_ITEM_NOT_FOUND, TEE_ERROR_CORRUPT_OBJECT,
+					TEE_ERROR_STORAGE_NOT_AVAILABLE};
 	struct penum *e = enum_of(objectEnumerator, func);
 	TEE_Result res = TEE_SUCCESS;
 
@@ -163,8 +163,8 @@ TEE_Result TEE_GetNextPersistentObject(TEE_ObjectEnumHandle objectEnumerator,
 				       size_t *objectIDLen)
 {
 	static const char func[] = "TEE_GetNextPersistentObject";
-	static const TEE_Result ok[] = { TEE_ERROR_ITEM_NOT_FOUND, TEE_ERROR_CORRUPT_OBJECT,
-					 TEE_ERROR_STORAGE_NOT_AVAILABLE };
+	static const TEE_Result ok[] = {TEE_ERROR_ITEM_NOT_FOUND, TEE_ERROR_CORRUPT_OBJECT,
+					TEE_ERROR_STORAGE_NOT_AVAILABLE};
 	struct penum *e = enum_of(objectEnumerator, func);
 	TEE_Result res = TEE_SUCCESS;
 

@@ -13,7 +13,7 @@
 #include "secure.h"
 #include "storage.h"
 
-#define ACCESS_FLAGS                                                                       \
+#define ACCESS_FLAGS                                                                               \
 	(TEE_DATA_FLAG_ACCESS_READ | TEE_DATA_FLAG_ACCESS_WRITE | TEE_DATA_FLAG_ACCESS_WRITE_META)
 #define OPEN_FLAGS (ACCESS_FLAGS | TEE_DATA_FLAG_SHARE_READ | TEE_DATA_FLAG_SHARE_WRITE)
 #define CREATE_FLAGS (OPEN_FLAGS | TEE_DATA_FLAG_OVERWRITE)
@@ -24,9 +24,9 @@ static TEE_Result pobj_restrict(struct tee_obj *o, uint32_t usage);
 static void pobj_close(struct tee_obj *o);
 
 static const struct obj_storage_ops pobj_ops = {
-	.check = pobj_check,
-	.restrict_usage = pobj_restrict,
-	.close = pobj_close,
+    .check = pobj_check,
+    .restrict_usage = pobj_restrict,
+    .close = pobj_close,
 };
 
 void stor_expect(TEE_Result res, const TEE_Result *ok, size_t n, const char *func)
@@ -140,8 +140,8 @@ static TEE_Result pobj_restrict(struct tee_obj *o, uint32_t usage)
 	buf_put_u32(&w, usage);
 	res = stor_note(o, stor_call(out, buf_written(&w), in, sizeof(in), &r));
 	return res == TEE_ERROR_CORRUPT_OBJECT ? res
-	       : res				? TEE_ERROR_STORAGE_NOT_AVAILABLE
-						: TEE_SUCCESS;
+	       : res			       ? TEE_ERROR_STORAGE_NOT_AVAILABLE
+					       : TEE_SUCCESS;
 }
 
 static void pobj_close(struct tee_obj *o)
@@ -237,9 +237,9 @@ TEE_Result TEE_OpenPersistentObject(uint32_t storageID, const void *objectID, si
 				    uint32_t flags, TEE_ObjectHandle *object)
 {
 	static const char func[] = "TEE_OpenPersistentObject";
-	static const TEE_Result ok[] = { TEE_ERROR_ITEM_NOT_FOUND, TEE_ERROR_ACCESS_CONFLICT,
-					 TEE_ERROR_OUT_OF_MEMORY, TEE_ERROR_CORRUPT_OBJECT,
-					 TEE_ERROR_STORAGE_NOT_AVAILABLE };
+	static const TEE_Result ok[] = {TEE_ERROR_ITEM_NOT_FOUND, TEE_ERROR_ACCESS_CONFLICT,
+					TEE_ERROR_OUT_OF_MEMORY, TEE_ERROR_CORRUPT_OBJECT,
+					TEE_ERROR_STORAGE_NOT_AVAILABLE};
 	uint8_t out[16 + TEE_OBJECT_ID_MAX_LEN];
 	uint8_t in[64];
 	struct buf_writer w;
@@ -319,11 +319,9 @@ TEE_Result TEE_CreatePersistentObject(uint32_t storageID, const void *objectID, 
 				      TEE_ObjectHandle *object)
 {
 	static const char func[] = "TEE_CreatePersistentObject";
-	static const TEE_Result ok[] = {
-		TEE_ERROR_ITEM_NOT_FOUND,	 TEE_ERROR_ACCESS_CONFLICT, TEE_ERROR_OUT_OF_MEMORY,
-		TEE_ERROR_STORAGE_NO_SPACE, TEE_ERROR_CORRUPT_OBJECT,
-		TEE_ERROR_STORAGE_NOT_AVAILABLE
-	};
+	static const TEE_Result ok[] = {TEE_ERROR_ITEM_NOT_FOUND, TEE_ERROR_ACCESS_CONFLICT,
+					TEE_ERROR_OUT_OF_MEMORY,  TEE_ERROR_STORAGE_NO_SPACE,
+					TEE_ERROR_CORRUPT_OBJECT, TEE_ERROR_STORAGE_NOT_AVAILABLE};
 	const uint8_t *data = initialData;
 	uint8_t out[64 + TEE_OBJECT_ID_MAX_LEN];
 	uint8_t in[32];
@@ -375,7 +373,7 @@ TEE_Result TEE_CreatePersistentObject(uint32_t storageID, const void *objectID, 
 	while (!res && done < initialDataLen) {
 		/* More data: the core answered "go on" (handle 0). */
 		n = initialDataLen - done < PROTO_STOR_WINDOW ? initialDataLen - done
-							       : PROTO_STOR_WINDOW;
+							      : PROTO_STOR_WINDOW;
 		memcpy(stor_bulk(), data + done, n);
 		buf_writer_init(&w, out, sizeof(out));
 		buf_put_u32(&w, MSG_STOR_CREATE_PART);
@@ -415,7 +413,7 @@ out:
 TEE_Result TEE_CloseAndDeletePersistentObject1(TEE_ObjectHandle object)
 {
 	static const char func[] = "TEE_CloseAndDeletePersistentObject1";
-	static const TEE_Result ok[] = { TEE_ERROR_STORAGE_NOT_AVAILABLE };
+	static const TEE_Result ok[] = {TEE_ERROR_STORAGE_NOT_AVAILABLE};
 	uint8_t in[16];
 	struct buf_reader r;
 	struct tee_obj *o = NULL;
@@ -452,8 +450,8 @@ TEE_Result TEE_RenamePersistentObject(TEE_ObjectHandle object, const void *newOb
 				      size_t newObjectIDLen)
 {
 	static const char func[] = "TEE_RenamePersistentObject";
-	static const TEE_Result ok[] = { TEE_ERROR_ACCESS_CONFLICT, TEE_ERROR_CORRUPT_OBJECT,
-					 TEE_ERROR_STORAGE_NOT_AVAILABLE };
+	static const TEE_Result ok[] = {TEE_ERROR_ACCESS_CONFLICT, TEE_ERROR_CORRUPT_OBJECT,
+					TEE_ERROR_STORAGE_NOT_AVAILABLE};
 	uint8_t out[16 + TEE_OBJECT_ID_MAX_LEN];
 	uint8_t in[16];
 	struct buf_writer w;

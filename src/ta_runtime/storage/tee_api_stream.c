@@ -16,8 +16,7 @@
 TEE_Result TEE_ReadObjectData(TEE_ObjectHandle object, void *buffer, size_t size, size_t *count)
 {
 	static const char func[] = "TEE_ReadObjectData";
-	static const TEE_Result ok[] = { TEE_ERROR_CORRUPT_OBJECT,
-					 TEE_ERROR_STORAGE_NOT_AVAILABLE };
+	static const TEE_Result ok[] = {TEE_ERROR_CORRUPT_OBJECT, TEE_ERROR_STORAGE_NOT_AVAILABLE};
 	struct tee_obj *o = stor_obj_from_handle(object, func);
 	struct stor_obj *so = stor_of(o);
 	uint8_t *dst = buffer;
@@ -36,8 +35,8 @@ TEE_Result TEE_ReadObjectData(TEE_ObjectHandle object, void *buffer, size_t size
 	if (so->corrupt)
 		return TEE_ERROR_CORRUPT_OBJECT;
 	while (done < size) {
-		uint32_t want = size - done < PROTO_STOR_WINDOW ? (uint32_t)(size - done)
-							       : PROTO_STOR_WINDOW;
+		uint32_t want =
+		    size - done < PROTO_STOR_WINDOW ? (uint32_t)(size - done) : PROTO_STOR_WINDOW;
 		uint32_t got = 0;
 
 		buf_writer_init(&w, out, sizeof(out));
@@ -65,9 +64,8 @@ TEE_Result TEE_ReadObjectData(TEE_ObjectHandle object, void *buffer, size_t size
 TEE_Result TEE_WriteObjectData(TEE_ObjectHandle object, const void *buffer, size_t size)
 {
 	static const char func[] = "TEE_WriteObjectData";
-	static const TEE_Result ok[] = { TEE_ERROR_STORAGE_NO_SPACE, TEE_ERROR_OVERFLOW,
-					 TEE_ERROR_CORRUPT_OBJECT,
-					 TEE_ERROR_STORAGE_NOT_AVAILABLE };
+	static const TEE_Result ok[] = {TEE_ERROR_STORAGE_NO_SPACE, TEE_ERROR_OVERFLOW,
+					TEE_ERROR_CORRUPT_OBJECT, TEE_ERROR_STORAGE_NOT_AVAILABLE};
 	struct tee_obj *o = stor_obj_from_handle(object, func);
 	struct stor_obj *so = stor_of(o);
 	const uint8_t *src = buffer;
@@ -125,8 +123,8 @@ out:
 TEE_Result TEE_TruncateObjectData(TEE_ObjectHandle object, size_t size)
 {
 	static const char func[] = "TEE_TruncateObjectData";
-	static const TEE_Result ok[] = { TEE_ERROR_STORAGE_NO_SPACE, TEE_ERROR_CORRUPT_OBJECT,
-					 TEE_ERROR_STORAGE_NOT_AVAILABLE };
+	static const TEE_Result ok[] = {TEE_ERROR_STORAGE_NO_SPACE, TEE_ERROR_CORRUPT_OBJECT,
+					TEE_ERROR_STORAGE_NOT_AVAILABLE};
 	struct tee_obj *o = stor_obj_from_handle(object, func);
 	struct stor_obj *so = stor_of(o);
 	uint8_t out[16];
@@ -155,8 +153,8 @@ TEE_Result TEE_TruncateObjectData(TEE_ObjectHandle object, size_t size)
 TEE_Result TEE_SeekObjectData(TEE_ObjectHandle object, intmax_t offset, TEE_Whence whence)
 {
 	static const char func[] = "TEE_SeekObjectData";
-	static const TEE_Result ok[] = { TEE_ERROR_OVERFLOW, TEE_ERROR_CORRUPT_OBJECT,
-					 TEE_ERROR_STORAGE_NOT_AVAILABLE };
+	static const TEE_Result ok[] = {TEE_ERROR_OVERFLOW, TEE_ERROR_CORRUPT_OBJECT,
+					TEE_ERROR_STORAGE_NOT_AVAILABLE};
 	struct tee_obj *o = stor_obj_from_handle(object, func);
 	intmax_t base = 0;
 	intmax_t pos = 0;

@@ -19,7 +19,7 @@
 /* Properties in the TA set: gpd.ta.appID, the kit's 10, and the 19 valid custom ones. */
 #define TA_SET_COUNT 30
 #define CLIENT_SET_COUNT 2
-#define TEE_SET_COUNT 22
+#define TEE_SET_COUNT 25
 #define MANY_ENUMERATORS 100
 
 enum getter { G_STRING, G_BOOL, G_U32, G_U64, G_BINARY, G_UUID, G_IDENTITY };

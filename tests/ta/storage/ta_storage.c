@@ -6,8 +6,9 @@
 
 #include "ta_storage.h"
 
-#define T(a, b, c, d) TEE_PARAM_TYPES(TEE_PARAM_TYPE_##a, TEE_PARAM_TYPE_##b, \
-				      TEE_PARAM_TYPE_##c, TEE_PARAM_TYPE_##d)
+#define T(a, b, c, d)                                                                              \
+	TEE_PARAM_TYPES(TEE_PARAM_TYPE_##a, TEE_PARAM_TYPE_##b, TEE_PARAM_TYPE_##c,                \
+			TEE_PARAM_TYPE_##d)
 #define CHUNK_MAX (1024 * 1024)
 
 TEE_Result TA_CreateEntryPoint(void)
@@ -108,8 +109,8 @@ static TEE_Result cmd_create_overwrite(uint32_t types, TEE_Param p[4], bool in_s
 	    (!in_shm && !copy_id(&p[0], id, &len)))
 		return TEE_ERROR_BAD_PARAMETERS;
 	return TEE_CreatePersistentObject(p[1].value.a, in_shm ? p[0].memref.buffer : id,
-					  in_shm ? p[0].memref.size : len,
-					  TEE_DATA_FLAG_OVERWRITE, TEE_HANDLE_NULL, NULL, 0, NULL);
+					  in_shm ? p[0].memref.size : len, TEE_DATA_FLAG_OVERWRITE,
+					  TEE_HANDLE_NULL, NULL, 0, NULL);
 }
 
 static TEE_Result cmd_rename(uint32_t types, TEE_Param p[4], bool in_shm)
@@ -157,8 +158,7 @@ static TEE_Result cmd_obj_info(uint32_t types, TEE_Param p[4])
 	struct ta_storage_obj_info out;
 	TEE_Result res = TEE_SUCCESS;
 
-	if (types != T(VALUE_INPUT, MEMREF_OUTPUT, NONE, NONE) ||
-	    p[1].memref.size < sizeof(out))
+	if (types != T(VALUE_INPUT, MEMREF_OUTPUT, NONE, NONE) || p[1].memref.size < sizeof(out))
 		return TEE_ERROR_BAD_PARAMETERS;
 	res = TEE_GetObjectInfo1(obj(p[0].value.a), &info);
 	if (res)
@@ -198,8 +198,8 @@ static TEE_Result aes_block(TEE_ObjectHandle key, uint8_t out[16])
 static TEE_Result cmd_key_in_persistent(uint32_t storage)
 {
 	static const char name[] = "persistent-aes-key";
-	const uint32_t flags = TEE_DATA_FLAG_ACCESS_READ | TEE_DATA_FLAG_ACCESS_WRITE_META |
-			       TEE_DATA_FLAG_OVERWRITE;
+	const uint32_t flags =
+	    TEE_DATA_FLAG_ACCESS_READ | TEE_DATA_FLAG_ACCESS_WRITE_META | TEE_DATA_FLAG_OVERWRITE;
 	TEE_ObjectHandle key = TEE_HANDLE_NULL;
 	TEE_ObjectHandle pkey = TEE_HANDLE_NULL;
 	TEE_ObjectInfo info;
@@ -224,10 +224,9 @@ static TEE_Result cmd_key_in_persistent(uint32_t storage)
 	TEE_CloseObject(pkey);
 	pkey = TEE_HANDLE_NULL;
 	if (!res)
-		res = TEE_OpenPersistentObject(storage, name, sizeof(name),
-					       TEE_DATA_FLAG_ACCESS_READ |
-						       TEE_DATA_FLAG_ACCESS_WRITE_META,
-					       &pkey);
+		res = TEE_OpenPersistentObject(
+		    storage, name, sizeof(name),
+		    TEE_DATA_FLAG_ACCESS_READ | TEE_DATA_FLAG_ACCESS_WRITE_META, &pkey);
 	if (!res)
 		res = TEE_GetObjectInfo1(pkey, &info);
 	if (!res && (info.objectType != TEE_TYPE_AES || info.objectSize != 256 ||
@@ -263,8 +262,8 @@ static TEE_Result cmd_loop(uint32_t storage)
 		if (res)
 			break;
 		TEE_CloseObject(h);
-		res = TEE_OpenPersistentObject(storage, name, strlen(name), flags & ~TEE_DATA_FLAG_OVERWRITE,
-					       &h);
+		res = TEE_OpenPersistentObject(storage, name, strlen(name),
+					       flags & ~TEE_DATA_FLAG_OVERWRITE, &h);
 		if (res)
 			break;
 		res = TEE_ReadObjectData(h, back, sizeof(back), &n);
@@ -275,6 +274,82 @@ static TEE_Result cmd_loop(uint32_t storage)
 		else
 			TEE_CloseObject(h);
 	}
+	return res;
+}
+
+static void many_data(uint32_t i, uint8_t out[16])
+{
+	for (uint32_t k = 0; k < 16; k++)
+		out[k] = (uint8_t)(i * 31 + k);
+}
+
+static TEE_Result many_count(uint32_t storage, uint32_t *found)
+{
+	TEE_ObjectEnumHandle e = TEE_HANDLE_NULL;
+	TEE_ObjectInfo info;
+	char id[TEE_OBJECT_ID_MAX_LEN];
+	size_t len = sizeof(id);
+	TEE_Result res = TEE_AllocatePersistentObjectEnumerator(&e);
+
+	*found = 0;
+	if (res)
+		return res;
+	res = TEE_StartPersistentObjectEnumerator(e, storage);
+	while (!res) {
+		len = sizeof(id);
+		res = TEE_GetNextPersistentObject(e, &info, id, &len);
+		if (!res && len > 5 && !TEE_MemCompare(id, "many-", 5))
+			(*found)++;
+	}
+	TEE_FreePersistentObjectEnumerator(e);
+	return res == TEE_ERROR_ITEM_NOT_FOUND ? TEE_SUCCESS : res;
+}
+
+static TEE_Result cmd_many(uint32_t types, TEE_Param p[4])
+{
+	const uint32_t flags = TEE_DATA_FLAG_ACCESS_READ | TEE_DATA_FLAG_ACCESS_WRITE_META;
+	uint32_t storage = p[0].value.a;
+	uint32_t count = p[0].value.b;
+	uint32_t phase = p[1].value.a;
+	TEE_Result res = TEE_SUCCESS;
+	char name[32];
+	uint8_t data[16];
+	uint8_t back[16];
+
+	if (types != T(VALUE_INPUT, VALUE_INOUT, NONE, NONE))
+		return TEE_ERROR_BAD_PARAMETERS;
+	for (uint32_t i = 0; i < count && !res; i++) {
+		TEE_ObjectHandle h = TEE_HANDLE_NULL;
+		size_t n = 0;
+
+		snprintf(name, sizeof(name), "many-%u", i);
+		many_data(i, data);
+		switch (phase) {
+		case TA_STORAGE_MANY_CREATE:
+			res = TEE_CreatePersistentObject(storage, name, strlen(name), flags,
+							 TEE_HANDLE_NULL, data, sizeof(data), &h);
+			if (!res)
+				TEE_CloseObject(h);
+			break;
+		case TA_STORAGE_MANY_CHECK:
+		case TA_STORAGE_MANY_DELETE:
+			res = TEE_OpenPersistentObject(storage, name, strlen(name), flags, &h);
+			if (res)
+				break;
+			res = TEE_ReadObjectData(h, back, sizeof(back), &n);
+			if (!res && (n != sizeof(back) || TEE_MemCompare(data, back, n)))
+				res = TEE_ERROR_CORRUPT_OBJECT;
+			if (!res && phase == TA_STORAGE_MANY_DELETE)
+				res = TEE_CloseAndDeletePersistentObject1(h);
+			else
+				TEE_CloseObject(h);
+			break;
+		default:
+			return TEE_ERROR_BAD_PARAMETERS;
+		}
+	}
+	if (!res)
+		res = many_count(storage, &p[1].value.b);
 	return res;
 }
 
@@ -400,7 +475,7 @@ TEE_Result TA_InvokeCommandEntryPoint(void *ctx, uint32_t cmd, uint32_t types, T
 {
 	TEE_ObjectHandle h = TEE_HANDLE_NULL;
 	TEE_ObjectEnumHandle e = TEE_HANDLE_NULL;
-	TEE_Time t = { 0 };
+	TEE_Time t = {0};
 	size_t n = 0;
 	TEE_Result res = TEE_SUCCESS;
 
@@ -428,22 +503,21 @@ TEE_Result TA_InvokeCommandEntryPoint(void *ctx, uint32_t cmd, uint32_t types, T
 	case TA_STORAGE_CMD_READ:
 		if (types != T(MEMREF_OUTPUT, VALUE_INOUT, NONE, NONE))
 			return TEE_ERROR_BAD_PARAMETERS;
-		res = TEE_ReadObjectData(obj(p[1].value.a), p[0].memref.buffer, p[0].memref.size,
-					 &n);
+		res =
+		    TEE_ReadObjectData(obj(p[1].value.a), p[0].memref.buffer, p[0].memref.size, &n);
 		p[1].value.b = (uint32_t)n;
 		return res;
 	case TA_STORAGE_CMD_WRITE:
 		if (types != T(MEMREF_INPUT, VALUE_INPUT, NONE, NONE))
 			return TEE_ERROR_BAD_PARAMETERS;
-		return TEE_WriteObjectData(obj(p[1].value.a), p[0].memref.buffer,
-					   p[0].memref.size);
+		return TEE_WriteObjectData(obj(p[1].value.a), p[0].memref.buffer, p[0].memref.size);
 	case TA_STORAGE_CMD_SEEK:
 		if (types != T(VALUE_INPUT, VALUE_INOUT, NONE, NONE))
 			return TEE_ERROR_BAD_PARAMETERS;
 		res = TEE_SeekObjectData(obj(p[0].value.a), (int32_t)p[0].value.b, p[1].value.a);
 		/* The position after it, also after a refusal (which must not move it). */
 		{
-			TEE_ObjectInfo info = { 0 };
+			TEE_ObjectInfo info = {0};
 			TEE_Result r2 = TEE_GetObjectInfo1(obj(p[0].value.a), &info);
 
 			p[1].value.b = (uint32_t)info.dataPosition;
@@ -484,7 +558,7 @@ TEE_Result TA_InvokeCommandEntryPoint(void *ctx, uint32_t cmd, uint32_t types, T
 	case TA_STORAGE_CMD_GET_OBJ_INFO:
 		return cmd_obj_info(types, p);
 	case TA_STORAGE_CMD_INFO_RESULT: {
-		TEE_ObjectInfo info = { 0 };
+		TEE_ObjectInfo info = {0};
 
 		p[1].value.a = TEE_GetObjectInfo1(obj(p[0].value.a), &info);
 		p[1].value.b = (uint32_t)info.dataSize;
@@ -511,6 +585,8 @@ TEE_Result TA_InvokeCommandEntryPoint(void *ctx, uint32_t cmd, uint32_t types, T
 		return cmd_check(types, p);
 	case TA_STORAGE_CMD_BENCH:
 		return cmd_bench(types, p);
+	case TA_STORAGE_CMD_MANY:
+		return cmd_many(types, p);
 	default:
 		return TEE_ERROR_NOT_SUPPORTED;
 	}

@@ -9,13 +9,19 @@
 
 #include <stdint.h>
 
-#define TA_STORAGE_UUID                                                                  \
-	{                                                                                \
-		0xc5b8deb4, 0xe439, 0x4b92, { 0x8b, 0x25, 0xfa, 0x73, 0x00, 0xbd, 0xf3, 0xbd } \
+#define TA_STORAGE_UUID                                                                            \
+	{                                                                                          \
+		0xc5b8deb4, 0xe439, 0x4b92,                                                        \
+		{                                                                                  \
+			0x8b, 0x25, 0xfa, 0x73, 0x00, 0xbd, 0xf3, 0xbd                             \
+		}                                                                                  \
 	}
-#define TA_STORAGE2_UUID                                                                 \
-	{                                                                                \
-		0xcc76674c, 0x54ec, 0x4384, { 0xa6, 0x24, 0x2b, 0x54, 0x1d, 0x02, 0x56, 0x29 } \
+#define TA_STORAGE2_UUID                                                                           \
+	{                                                                                          \
+		0xcc76674c, 0x54ec, 0x4384,                                                        \
+		{                                                                                  \
+			0xa6, 0x24, 0x2b, 0x54, 0x1d, 0x02, 0x56, 0x29                             \
+		}                                                                                  \
 	}
 
 /* memref[0] id, value[1] inout (a: flags, b: handle out), value[2] (a: storage) */
@@ -92,6 +98,16 @@
 #define TA_STORAGE_BENCH_READ 2
 #define TA_STORAGE_BENCH_REWRITE 3
 #define TA_STORAGE_BENCH_DELETE 4
+/*
+ * Many objects: value[0] (a: storage, b: count), value[1] (a: TA_STORAGE_MANY_*,
+ * out b: objects the enumerator found under the "many-" prefix).
+ * CREATE makes many-0 .. many-(count-1) with 16 bytes each, CHECK opens
+ * and reads each back and enumerates them, DELETE removes them.
+ */
+#define TA_STORAGE_CMD_MANY 33
+#define TA_STORAGE_MANY_CREATE 1
+#define TA_STORAGE_MANY_CHECK 2
+#define TA_STORAGE_MANY_DELETE 3
 /* value[0] (a: handle), value[1] out (a: result of TEE_GetObjectInfo1, b: dataSize) */
 #define TA_STORAGE_CMD_INFO_RESULT 32
 
