@@ -677,8 +677,9 @@ size_t instance_count(const struct core *c, size_t *sessions)
 	size_t n = 0;
 
 	*sessions = 0;
+	/* Instances on their way out (destroyed, killed, exiting) are not counted. */
 	for (const struct instance *in = c->instances; in; in = in->next) {
-		if (in->gone)
+		if (in->gone || in->destroying)
 			continue;
 		n++;
 		*sessions += in->nsessions;
