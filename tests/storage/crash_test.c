@@ -488,7 +488,7 @@ static void sleep_us(long us)
 
 /* One trial; returns true when the kill landed inside a change. */
 static bool trial(const char *swtee, const char *state, const char *self, uint32_t t, bool last,
-		  uint32_t *kills_core)
+		  uint32_t *kills_core, bool *again)
 {
 	char script[4096];
 	char dump[4096];
@@ -555,7 +555,8 @@ static bool trial(const char *swtee, const char *state, const char *self, uint32
 		if (line[0] == 'V') {
 			check_dump(dump, t);
 		} else if (line[0] == 'X') {
-			die("trial %u: the client cannot reach the storage TA", t);
+			/* Before any change: the TEE did not come up (tried again). */
+			*again = true;
 		} else if (line[0] == 'B') {
 			begun = atoi(line + 2);
 			if (begun == kill_at && !killed) {
@@ -597,6 +598,8 @@ static bool trial(const char *swtee, const char *state, const char *self, uint32
 			kill(other, SIGKILL);
 	}
 	waitpid(run, NULL, 0);
+	if (*again)
+		return false;
 	if (begun > done) {
 		doubt = true;
 		doubt_op = ops[begun];
@@ -669,6 +672,7 @@ int main(int argc, char **argv)
 	uint32_t trials = env && *env ? (uint32_t)strtoul(env, NULL, 10) : 200;
 
 	verbose = getenv("SWTEE_CRASH_VERBOSE") != NULL;
+	bool keep = getenv("SWTEE_CRASH_KEEP") != NULL;
 	uint32_t seed = (uint32_t)time(NULL);
 	uint32_t inside = 0;
 	uint32_t kills_core = 0;
@@ -699,10 +703,27 @@ int main(int argc, char **argv)
 	srandom(seed);
 	printf("storage-crash: %u trials, seed %u, state %s\n", trials, seed, state);
 	fflush(stdout);
-	for (uint32_t t = 0; t < trials; t++)
-		inside += trial(swtee, state, self, t, false, &kills_core);
-	/* The last trial's doubt is resolved by one more dump. */
-	trial(swtee, state, self, trials, true, &kills_core);
+	for (uint32_t t = 0; t <= trials; t++) {
+		bool again = false;
+		int tries = 0;
+
+		/* With $SWTEE_CRASH_KEEP, the state each run starts from stays in STATE.before. */
+		if (keep && !access(state, F_OK)) {
+			char cmd[3 * 4096];
+
+			snprintf(cmd, sizeof(cmd), "rm -rf '%s.before' && cp -a '%s' '%s.before'",
+				 state, state, state);
+			if (system(cmd))
+				die("cannot keep a copy of %s", state);
+		}
+		/* The last run (t == trials) resolves the doubt of the one before. */
+		do {
+			again = false;
+			inside += trial(swtee, state, self, t, t == trials, &kills_core, &again);
+		} while (again && ++tries < 3);
+		if (again)
+			die("trial %u: the client cannot reach the storage TA", t);
+	}
 	check_leftovers(state);
 	printf("storage-crash: %u trials passed; %u kills cut a change short (%u of the core)\n",
 	       trials, inside, kills_core);

@@ -1528,6 +1528,133 @@ static void xtest_tee_test_6024(ADBG_Case_t *c)
 }
 ADBG_CASE_DEFINE(regression, 6024, xtest_tee_test_6024, "Thousands of objects");
 
+/*
+ * Small writes at random places, each read back around it at once and the
+ * whole object now and then, against a model: what the core keeps between
+ * calls (read-ahead, map pages, a write's own last block) must follow.
+ */
+#define SIZE_6025 (80 * 1024)
+
+static void test_6025(ADBG_Case_t *c, uint32_t storage)
+{
+	static const char id[] = "random_6025";
+	uint8_t *model = calloc(1, SIZE_6025);
+	uint8_t *back = malloc(SIZE_6025);
+	uint32_t seed = 6025;
+	uint32_t size = 0;
+	TEEC_Session s = {0};
+	uint32_t h = 0;
+
+	if (!ADBG_EXPECT_NOT_NULL(c, model) || !ADBG_EXPECT_NOT_NULL(c, back) || !sess_open(c, &s))
+		goto done;
+	if (!ADBG_EXPECT_TEEC_SUCCESS(
+		c,
+		st_create(&s, id, sizeof(id), RWM | TEE_DATA_FLAG_OVERWRITE, NULL, 0, &h, storage)))
+		goto out;
+	for (int i = 0; i < 200; i++) {
+		uint8_t data[6000];
+		uint32_t off = 0;
+		uint32_t len = 0;
+		uint32_t from = 0;
+		uint32_t count = 0;
+
+		seed = seed * 1103515245 + 12345;
+		off = (seed >> 8) % (SIZE_6025 - sizeof(data));
+		seed = seed * 1103515245 + 12345;
+		len = 1 + (seed >> 8) % (i % 4 ? 200 : sizeof(data));
+		for (uint32_t k = 0; k < len; k++)
+			data[k] = (uint8_t)(seed + k + i);
+		if (!ADBG_EXPECT_TEEC_SUCCESS(
+			c, st_seek(&s, h, (int32_t)off, TEE_DATA_SEEK_SET, NULL)) ||
+		    !ADBG_EXPECT_TEEC_SUCCESS(c, st_write(&s, h, data, len)))
+			break;
+		memcpy(model + off, data, len);
+		if (off + len > size)
+			size = off + len;
+		/* Around the write: the block before to the block after. */
+		from = off > 4096 ? off - 4096 : 0;
+		count = 0;
+		if (!ADBG_EXPECT_TEEC_SUCCESS(
+			c, st_seek(&s, h, (int32_t)from, TEE_DATA_SEEK_SET, NULL)) ||
+		    !ADBG_EXPECT_TEEC_SUCCESS(c, st_read(&s, h, back, len + 8192, &count)))
+			break;
+		if (!ADBG_EXPECT_BUFFER(c, model + from,
+					from + len + 8192 < size ? len + 8192 : size - from, back,
+					count)) {
+			Do_ADBG_Log("    change %d: %u bytes at %u", i, len, off);
+			break;
+		}
+		if (i % 50 == 49) {
+			ADBG_EXPECT_TEEC_SUCCESS(c, st_seek(&s, h, 0, TEE_DATA_SEEK_SET, NULL));
+			if (ADBG_EXPECT_TEEC_SUCCESS(c, st_read(&s, h, back, SIZE_6025, &count)))
+				ADBG_EXPECT_BUFFER(c, model, size, back, count);
+		}
+	}
+	ADBG_EXPECT_TEEC_SUCCESS(c, st_unlink(&s, h));
+out:
+	TEEC_CloseSession(&s);
+done:
+	free(model);
+	free(back);
+}
+STORAGE_CASE(6025, "Random small writes read back against a model");
+
+/*
+ * Truncated down to a block boundary, then up, then read by a new session
+ * (the store loaded from disk again): the map page grew with holes that
+ * were never written to its file.
+ */
+static void test_6026(ADBG_Case_t *c, uint32_t storage)
+{
+	static const char id[] = "trunc_6026";
+	const uint32_t first = 200000;
+	const uint32_t down = 17 * 4096;
+	const uint32_t up = 299568;
+	uint8_t *back = calloc(1, up);
+	uint32_t count = 0;
+	uint32_t bad = 0;
+	uint32_t h = 0;
+
+	if (!ADBG_EXPECT_NOT_NULL(c, back))
+		return;
+	for (int round = 0; round < 2; round++) {
+		TEEC_Session s = {0};
+
+		if (!sess_open(c, &s))
+			break;
+		if (!round) {
+			if (ADBG_EXPECT_TEEC_SUCCESS(c, st_create(&s, id, sizeof(id),
+								  RWM | TEE_DATA_FLAG_OVERWRITE,
+								  NULL, 0, &h, storage))) {
+				ADBG_EXPECT_TEEC_SUCCESS(
+				    c, st_pattern(&s, false, h, 6026, first, 4096, NULL));
+				ADBG_EXPECT_TEEC_SUCCESS(c, st_trunc(&s, h, down));
+				ADBG_EXPECT_TEEC_SUCCESS(c, st_trunc(&s, h, up));
+				ADBG_EXPECT_TEEC_SUCCESS(c, st_close(&s, h));
+			}
+			TEEC_CloseSession(&s);
+			/* The instance gone, the core lets the store go too. */
+			usleep(300 * 1000);
+			continue;
+		} else if (ADBG_EXPECT_TEEC_SUCCESS(
+			       c, st_open(&s, id, sizeof(id), RWM, &h, storage))) {
+			ADBG_EXPECT_TEEC_SUCCESS(c,
+						 st_pattern(&s, true, h, 6026, down, 4096, &bad));
+			ADBG_EXPECT(c, 0xffffffff, bad);
+			if (ADBG_EXPECT_TEEC_SUCCESS(c, st_read(&s, h, back, up, &count))) {
+				ADBG_EXPECT_COMPARE_UNSIGNED(c, count, ==, up - down);
+				for (uint32_t i = 0; i < count; i++)
+					if (!ADBG_EXPECT(c, 0, back[i]))
+						break;
+			}
+			ADBG_EXPECT_TEEC_SUCCESS(c, st_unlink(&s, h));
+		}
+		TEEC_CloseSession(&s);
+	}
+	free(back);
+}
+STORAGE_CASE(6026, "Truncated down and up, read after a reload");
+
 /* ---- TA persistent time: once, it does not depend on the storage ID ---- */
 
 static TEEC_Result time_get(TEEC_Session *s, uint32_t *sec, uint32_t *ms, uint32_t *result)

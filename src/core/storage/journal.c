@@ -35,8 +35,9 @@
  * Recovery takes the newest header whose chain reaches the RPMB anchor (or
  * one past it, a commit cut off between its two syncs), the snapshot it
  * names, the REE records after it, then the RPMB log records, and replays
- * them; then the directory is swept of files no entry names (sweep.c). The REE side is hostile: a chain that stops short of the anchor is a
- * rollback or damage, and the store then answers TEE_ERROR_CORRUPT_OBJECT.
+ * them; then the directory is swept of files no entry names (sweep.c). The REE side is hostile: a
+ * chain that stops short of the anchor is a rollback or damage, and the store then answers
+ * TEE_ERROR_CORRUPT_OBJECT.
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -13,7 +13,9 @@
  * past its last entry, with the object's file id and its position, so that
  * growing an object leaves the pages it had untouched, and no page can
  * stand in for another. Page p of level L is stored as its first n entries
- * (n from the object's size) at p * 4096 of file <fid>.L: an object has no
+ * (n from the object's size) at p * 4096 of file <fid>.L, or fewer: a
+ * truncation up adds holes without writing the page, and entries past the
+ * end of the file read as holes (the hash decides). An object has no
  * minimum size on disk.
  *
  * A transaction changes copies of the pages (struct txn_page); the cache of
@@ -241,11 +243,14 @@ static TEE_Result page_load(struct store *s, const struct stor_entry *e, uint8_t
 		return TEE_ERROR_CORRUPT_OBJECT;
 	if (res)
 		return res;
-	if (b.counts[op] != n * STOR_ENTRY)
-		return TEE_ERROR_CORRUPT_OBJECT;
-	/* Out of the shared window first: the supplicant could change it under us. */
+	/*
+	 * Out of the shared window first: the supplicant could change it under
+	 * us. A file may end before the page's last entries: a truncation up
+	 * adds holes without writing the page (its hash, over the zero-padded
+	 * page, does not change). Missing entries are zeros; the hash decides.
+	 */
 	memset(out, 0, STOR_BLOCK);
-	memcpy(out, s->fs->win + FS_READ_AREA, n * STOR_ENTRY);
+	memcpy(out, s->fs->win + FS_READ_AREA, b.counts[op]);
 	page_hash(e->fid, level, index, out, got);
 	if (!secure_equal(got, hash, STOR_HASH))
 		return TEE_ERROR_CORRUPT_OBJECT;

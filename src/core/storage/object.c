@@ -87,6 +87,7 @@ void obj_invalidate(struct stor_entry *e)
 	if (e && e->open) {
 		e->open->ra_n = 0;
 		e->open->pend_set = false;
+		e->open->pend_blocks = 0;
 	}
 }
 
@@ -96,6 +97,15 @@ void obj_committed(struct stor_entry *e, bool ok)
 
 	if (!o)
 		return;
+	/* A write of one block in the read-ahead: the rest of it still holds. */
+	if (ok && o->pend_set && o->pend_blocks == 1 && o->ra_n && o->pend_block >= o->ra_first &&
+	    o->pend_block < o->ra_first + o->ra_n && o->pend_block < map_blocks(e->size)) {
+		memcpy(o->ra + (o->pend_block - o->ra_first) * STOR_BLOCK, o->pend,
+		       block_len(e->size, o->pend_block));
+		o->pend_set = false;
+		o->pend_blocks = 0;
+		return;
+	}
 	o->ra_n = 0;
 	if (ok && o->pend_set && o->pend_block < map_blocks(e->size)) {
 		memcpy(o->ra, o->pend, block_len(e->size, o->pend_block));
@@ -103,6 +113,7 @@ void obj_committed(struct stor_entry *e, bool ok)
 		o->ra_n = 1;
 	}
 	o->pend_set = false;
+	o->pend_blocks = 0;
 }
 
 static TEE_Result corrupt(struct stor_entry *e, uint64_t b)
@@ -344,6 +355,9 @@ static TEE_Result seal_blocks(struct seal_ctx *c, const uint64_t *blocks, size_t
 		res = TEE_ERROR_GENERIC;
 		goto out;
 	}
+	/* What the read-ahead may keep when this commits (obj_committed). */
+	if (c->e && c->e->open)
+		c->e->open->pend_blocks += c->len ? nb : UINT32_MAX;
 	for (size_t i = 0; i < nb; i++) {
 		uint64_t b = blocks[i];
 		uint64_t start = b * STOR_BLOCK;

@@ -257,6 +257,8 @@ struct stor_open {
 	uint8_t *pend;
 	uint64_t pend_block;
 	bool pend_set;
+	/* blocks the pending change sealed; a truncation counts as many */
+	uint64_t pend_blocks;
 };
 
 #define STOR_RA_BLOCKS 16
