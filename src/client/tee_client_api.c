@@ -38,7 +38,7 @@
 
 /* Opens through one context are serialised on its core socket. */
 static pthread_mutex_t ctx_locks[64] = {
-	[0 ... 63] = PTHREAD_MUTEX_INITIALIZER,
+    [0 ... 63] = PTHREAD_MUTEX_INITIALIZER,
 };
 
 static pthread_mutex_t *ctx_lock(const TEEC_Context *ctx)
@@ -49,7 +49,7 @@ static pthread_mutex_t *ctx_lock(const TEEC_Context *ctx)
 TEEC_Result TEEC_InitializeContext(const char *name, TEEC_Context *context)
 {
 	char path[SWTEE_PATH_MAX];
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
 	int fd = -1;
 
 	if (!context)
@@ -234,7 +234,7 @@ static bool dir_has_output(uint32_t t)
 
 static TEEC_Result bounce_reserve(struct teec_session *s, size_t need)
 {
-	struct teec_bounce nb = { .fd = -1 };
+	struct teec_bounce nb = {.fd = -1};
 	size_t size = BOUNCE_MIN;
 
 	if (need <= s->bounce.size)
@@ -324,7 +324,8 @@ static TEEC_Result plan_call(struct call *c, TEEC_Operation *op)
 		    t == TEEC_MEMREF_TEMP_INOUT) {
 			if (!op->params[i].tmpref.buffer)
 				continue;
-			sz = (op->params[i].tmpref.size + BOUNCE_ALIGN - 1) & ~(size_t)(BOUNCE_ALIGN - 1);
+			sz = (op->params[i].tmpref.size + BOUNCE_ALIGN - 1) &
+			     ~(size_t)(BOUNCE_ALIGN - 1);
 			if (sz < op->params[i].tmpref.size ||
 			    __builtin_add_overflow(bounce_need, sz, &bounce_need))
 				return TEEC_ERROR_OUT_OF_MEMORY;
@@ -431,8 +432,8 @@ static bool write_params(struct call *c, struct buf_writer *w, int *fds, size_t 
 }
 
 /* Reads a MSG_TA_RESULT and writes outputs back into op. */
-static TEEC_Result read_result(struct call *c, TEEC_Operation *op, const uint8_t *msg,
-			       size_t len, uint32_t *origin)
+static TEEC_Result read_result(struct call *c, TEEC_Operation *op, const uint8_t *msg, size_t len,
+			       uint32_t *origin)
 {
 	struct buf_reader r;
 	uint32_t type = 0;
@@ -502,7 +503,7 @@ static TEEC_Result session_call(struct teec_session *s, uint32_t type, uint32_t 
 	int fds[PROTO_FDS_MAX];
 	size_t nfds = 0;
 	struct buf_writer w;
-	struct call c = { .s = s };
+	struct call c = {.s = s};
 	struct msg_fds rfds;
 	TEEC_Result res = TEEC_SUCCESS;
 	ssize_t n = 0;
@@ -607,10 +608,10 @@ err:
 }
 
 /* Asks the core for a socket to an instance of uuid; returns it in *sock. */
-static TEEC_Result core_open(TEEC_Context *ctx, const TEEC_UUID *uuid, uint32_t login,
-			     uint32_t gid, int *sock, uint32_t *origin)
+static TEEC_Result core_open(TEEC_Context *ctx, const TEEC_UUID *uuid, uint32_t login, uint32_t gid,
+			     int *sock, uint32_t *origin)
 {
-	struct swtee_uuid u = { { 0 } };
+	struct swtee_uuid u = {{0}};
 	uint8_t out[64];
 	uint8_t in[64];
 	struct buf_writer w;
@@ -735,8 +736,8 @@ void TEEC_CloseSession(TEEC_Session *session)
 	session_free(s);
 }
 
-TEEC_Result TEEC_InvokeCommand(TEEC_Session *session, uint32_t commandID,
-			       TEEC_Operation *operation, uint32_t *returnOrigin)
+TEEC_Result TEEC_InvokeCommand(TEEC_Session *session, uint32_t commandID, TEEC_Operation *operation,
+			       uint32_t *returnOrigin)
 {
 	struct teec_session *s = NULL;
 	uint32_t origin = TEEC_ORIGIN_API;

@@ -13,8 +13,8 @@ int msg_send(int sock, const void *buf, size_t len, const int *fds, size_t nfds)
 		char buf[CMSG_SPACE(sizeof(int) * PROTO_FDS_MAX)];
 		struct cmsghdr align;
 	} u;
-	struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
-	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1 };
+	struct iovec iov = {.iov_base = (void *)buf, .iov_len = len};
+	struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1};
 	ssize_t n = 0;
 
 	if (nfds > PROTO_FDS_MAX)
@@ -77,11 +77,11 @@ ssize_t msg_recv(int sock, void *buf, size_t cap, struct msg_fds *fds)
 		char buf[CMSG_SPACE(sizeof(int) * PROTO_FDS_MAX)];
 		struct cmsghdr align;
 	} u;
-	struct iovec iov = { .iov_base = buf, .iov_len = cap };
-	struct msghdr m = { .msg_iov = &iov,
-			    .msg_iovlen = 1,
-			    .msg_control = u.buf,
-			    .msg_controllen = sizeof(u.buf) };
+	struct iovec iov = {.iov_base = buf, .iov_len = cap};
+	struct msghdr m = {.msg_iov = &iov,
+			   .msg_iovlen = 1,
+			   .msg_control = u.buf,
+			   .msg_controllen = sizeof(u.buf)};
 	ssize_t n = 0;
 	bool bad = false;
 
@@ -122,7 +122,7 @@ ssize_t msg_recv(int sock, void *buf, size_t cap, struct msg_fds *fds)
 
 ssize_t msg_recv_timeout(int sock, void *buf, size_t cap, struct msg_fds *fds, int timeout_ms)
 {
-	struct pollfd p = { .fd = sock, .events = POLLIN };
+	struct pollfd p = {.fd = sock, .events = POLLIN};
 	int r = 0;
 
 	if (fds)

@@ -30,9 +30,9 @@ int paths_supplicant_socket(const char *client_socket, char *out, size_t n)
 
 	if (!slash)
 		return fits(snprintf(out, n, "supplicant.sock"), n);
-	return fits(snprintf(out, n, "%.*s/supplicant.sock", (int)(slash - client_socket),
-			     client_socket),
-		    n);
+	return fits(
+	    snprintf(out, n, "%.*s/supplicant.sock", (int)(slash - client_socket), client_socket),
+	    n);
 }
 
 int paths_exe_dir(char *out, size_t n)

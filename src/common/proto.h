@@ -30,8 +30,8 @@
 #define PROTO_NUM_PARAMS 4
 
 /* client -> core */
-#define MSG_CORE_OPEN 0x0101	/* uuid[16] login:u32 gid:u32 */
-#define MSG_CORE_STATUS 0x0102	/* (none) */
+#define MSG_CORE_OPEN 0x0101   /* uuid[16] login:u32 gid:u32 */
+#define MSG_CORE_STATUS 0x0102 /* (none) */
 /* core -> client */
 #define MSG_CORE_OPEN_RSP 0x0181   /* result:u32 origin:u32 session:u32 [fd: session socket] */
 #define MSG_CORE_STATUS_RSP 0x0182 /* instances:u32 sessions:u32 spares:u32 supplicant:u32 */
@@ -117,23 +117,23 @@
  * id is id_len:u32 then id_len (<= 64) bytes; info is type:u32 size:u32
  * max_size:u32 usage:u32 data_size:u64 flags:u32 (the object's, as opened).
  */
-#define MSG_STOR_OPEN 0x0701	   /* storage:u32 flags:u32 id -> handle:u32 info attr_len:u32 */
-#define MSG_STOR_CREATE 0x0702	   /* storage:u32 flags:u32 id info_in attr_len:u32 data_len:u32 */
-				   /* [bulk: attrs, then data] -> handle:u32 */
-#define MSG_STOR_READ 0x0703	   /* handle:u32 pos:u64 len:u32 -> count:u32 [bulk: data] */
-#define MSG_STOR_WRITE 0x0704	   /* handle:u32 pos:u64 len:u32 more:u32 [bulk: data] */
-#define MSG_STOR_TRUNCATE 0x0705   /* handle:u32 size:u64 */
-#define MSG_STOR_RENAME 0x0706	   /* handle:u32 id */
-#define MSG_STOR_CLOSE 0x0707	   /* handle:u32 */
-#define MSG_STOR_DELETE 0x0708	   /* handle:u32 (closes it too) */
-#define MSG_STOR_INFO 0x0709	   /* handle:u32 -> data_size:u64 */
-#define MSG_STOR_RESTRICT 0x070a   /* handle:u32 usage:u32 */
-#define MSG_STOR_ATTRS 0x070b	   /* handle:u32 -> len:u32 [bulk: attribute blob] */
-#define MSG_STOR_ENUM_NEXT 0x070c  /* storage:u32 after:u32 cursor[16] -> cursor[16] info id */
-#define MSG_STOR_TIME_GET 0x070d   /* -> state:u32 seconds:u64 millis:u32 */
-#define MSG_STOR_TIME_SET 0x070e   /* seconds:u32 millis:u32 */
+#define MSG_STOR_OPEN 0x0701	    /* storage:u32 flags:u32 id -> handle:u32 info attr_len:u32 */
+#define MSG_STOR_CREATE 0x0702	    /* storage:u32 flags:u32 id info_in attr_len:u32 data_len:u32 */
+				    /* [bulk: attrs, then data] -> handle:u32 */
+#define MSG_STOR_READ 0x0703	    /* handle:u32 pos:u64 len:u32 -> count:u32 [bulk: data] */
+#define MSG_STOR_WRITE 0x0704	    /* handle:u32 pos:u64 len:u32 more:u32 [bulk: data] */
+#define MSG_STOR_TRUNCATE 0x0705    /* handle:u32 size:u64 */
+#define MSG_STOR_RENAME 0x0706	    /* handle:u32 id */
+#define MSG_STOR_CLOSE 0x0707	    /* handle:u32 */
+#define MSG_STOR_DELETE 0x0708	    /* handle:u32 (closes it too) */
+#define MSG_STOR_INFO 0x0709	    /* handle:u32 -> data_size:u64 */
+#define MSG_STOR_RESTRICT 0x070a    /* handle:u32 usage:u32 */
+#define MSG_STOR_ATTRS 0x070b	    /* handle:u32 -> len:u32 [bulk: attribute blob] */
+#define MSG_STOR_ENUM_NEXT 0x070c   /* storage:u32 after:u32 cursor[16] -> cursor[16] info id */
+#define MSG_STOR_TIME_GET 0x070d    /* -> state:u32 seconds:u64 millis:u32 */
+#define MSG_STOR_TIME_SET 0x070e    /* seconds:u32 millis:u32 */
 #define MSG_STOR_CREATE_PART 0x070f /* data_len:u32 [bulk: the next data of a CREATE] */
-#define MSG_STOR_RSP 0x0781	   /* result:u32 then what the request returns */
+#define MSG_STOR_RSP 0x0781	    /* result:u32 then what the request returns */
 
 #define PROTO_STOR_WINDOW (1024u * 1024) /* the bulk window, in bytes */
 #define PROTO_STOR_ID_MAX 64		 /* TEE_OBJECT_ID_MAX_LEN */

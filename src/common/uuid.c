@@ -47,9 +47,9 @@ void uuid_format(const struct swtee_uuid *u, char out[SWTEE_UUID_STR_LEN])
 	const uint8_t *b = u->b;
 
 	snprintf(out, SWTEE_UUID_STR_LEN,
-		 "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0],
-		 b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13],
-		 b[14], b[15]);
+		 "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0], b[1],
+		 b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14],
+		 b[15]);
 }
 
 void uuid_from_fields(struct swtee_uuid *u, uint32_t time_low, uint16_t time_mid,
@@ -69,8 +69,8 @@ void uuid_from_fields(struct swtee_uuid *u, uint32_t time_low, uint16_t time_mid
 void uuid_to_fields(const struct swtee_uuid *u, uint32_t *time_low, uint16_t *time_mid,
 		    uint16_t *time_hi_and_version, uint8_t clock_seq_and_node[8])
 {
-	*time_low = (uint32_t)u->b[0] << 24 | (uint32_t)u->b[1] << 16 | (uint32_t)u->b[2] << 8 |
-		    u->b[3];
+	*time_low =
+	    (uint32_t)u->b[0] << 24 | (uint32_t)u->b[1] << 16 | (uint32_t)u->b[2] << 8 | u->b[3];
 	*time_mid = (uint16_t)(u->b[4] << 8 | u->b[5]);
 	*time_hi_and_version = (uint16_t)(u->b[6] << 8 | u->b[7]);
 	memcpy(clock_seq_and_node, u->b + 8, 8);

@@ -86,8 +86,8 @@ static void reply_open(struct client *cl, uint32_t res, uint32_t origin, uint32_
 
 static void handle_open(struct core *c, struct client *cl, struct buf_reader *r)
 {
-	struct swtee_uuid uuid = { { 0 } };
-	struct swtee_uuid identity = { { 0 } };
+	struct swtee_uuid uuid = {{0}};
+	struct swtee_uuid identity = {{0}};
 	uint32_t login = 0;
 	uint32_t gid = 0;
 	uint32_t sid = 0;

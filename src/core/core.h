@@ -53,7 +53,7 @@ struct client {
 
 struct session_ref {
 	uint32_t id;
-	struct client *client;	      /* the client that opened it, NULL once gone */
+	struct client *client;	     /* the client that opened it, NULL once gone */
 	struct instance *owner_inst; /* or the TA instance that did (TA to TA) */
 	struct timespec orphaned;
 	struct session_ref *next;
@@ -158,8 +158,8 @@ void sockets_fini(void);
 int sock_policy_load(const char *path);
 
 /* ta_request.c: requests instances make of the core */
-void ta_request_dispatch(struct core *c, struct instance *in, uint32_t type,
-			 struct buf_reader *r, struct msg_fds *fds);
+void ta_request_dispatch(struct core *c, struct instance *in, uint32_t type, struct buf_reader *r,
+			 struct msg_fds *fds);
 void instance_client_gone(struct core *c, struct client *cl);
 /* Kills instances whose every session lost its client more than a grace ago. */
 void instance_reap_orphans(struct core *c);

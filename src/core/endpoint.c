@@ -5,7 +5,7 @@
 
 int core_watch(struct core *c, struct endpoint *ep)
 {
-	struct epoll_event ev = { .events = EPOLLIN, .data.ptr = ep };
+	struct epoll_event ev = {.events = EPOLLIN, .data.ptr = ep};
 
 	return epoll_ctl(c->epfd, EPOLL_CTL_ADD, ep->fd, &ev);
 }

@@ -40,7 +40,7 @@ int instance_zygote_start(struct core *c)
 {
 	char host[SWTEE_PATH_MAX];
 	char fdarg[16];
-	int sv[2] = { -1, -1 };
+	int sv[2] = {-1, -1};
 	pid_t pid = 0;
 
 	if (paths_sibling("../lib/swtee/swtee-ta-host", host, sizeof(host)))
@@ -74,7 +74,7 @@ static void spare_request(struct core *c)
 {
 	uint8_t out[8];
 	struct buf_writer w;
-	int sv[2] = { -1, -1 };
+	int sv[2] = {-1, -1};
 	struct spare *sp = NULL;
 
 	if (c->nspares >= CORE_SPARES || c->zygote.fd < 0)
@@ -202,11 +202,11 @@ void instance_zygote_readable(struct core *c)
 
 			ta_name(inst, name);
 			if (clean && (inst->destroying || !inst->nsessions))
-				log_debug("TA %s instance %u (pid %d) %s", name, inst->id,
-					  (int)a, how);
+				log_debug("TA %s instance %u (pid %d) %s", name, inst->id, (int)a,
+					  how);
 			else
-				log_error("TA %s instance %u (pid %d) %s", name, inst->id,
-					  (int)a, how);
+				log_error("TA %s instance %u (pid %d) %s", name, inst->id, (int)a,
+					  how);
 			inst->exited = true;
 			if (inst->gone)
 				instance_free(c, inst);
@@ -392,7 +392,7 @@ bool instance_readable(struct core *c, struct instance *in)
 /* Handles what an instance has already sent, so that no reply races it. */
 static struct instance *instance_drain(struct core *c, struct instance *in)
 {
-	struct pollfd p = { .fd = in->ep.fd, .events = POLLIN };
+	struct pollfd p = {.fd = in->ep.fd, .events = POLLIN};
 
 	while (in->ep.fd >= 0 && poll(&p, 1, 0) == 1)
 		if (!instance_readable(c, in))
@@ -409,8 +409,7 @@ static struct instance *find_shared(struct core *c, const struct swtee_uuid *uui
 	return NULL;
 }
 
-static struct instance *instance_start(struct core *c, const struct swtee_uuid *uuid,
-				       uint32_t *res)
+static struct instance *instance_start(struct core *c, const struct swtee_uuid *uuid, uint32_t *res)
 {
 	uint8_t out[64];
 	struct buf_writer w;
@@ -529,7 +528,7 @@ uint32_t instance_open_session(struct core *c, struct client *cl, struct instanc
 	struct buf_writer w;
 	struct instance *in = find_shared(c, uuid);
 	struct session_ref *ref = NULL;
-	int sv[2] = { -1, -1 };
+	int sv[2] = {-1, -1};
 	uint32_t res = TEEC_SUCCESS;
 	int rc = 0;
 

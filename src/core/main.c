@@ -29,7 +29,7 @@ extern const unsigned int swtee_ta_pubkey_pem_len;
 
 static int listen_on(const char *path, mode_t mode)
 {
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
 	char dir[SWTEE_PATH_MAX];
 	char *slash = NULL;
 	int fd = -1;
@@ -52,8 +52,7 @@ static int listen_on(const char *path, mode_t mode)
 	if (fd < 0)
 		return -1;
 	unlink(path);
-	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) || chmod(path, mode) ||
-	    listen(fd, 128)) {
+	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) || chmod(path, mode) || listen(fd, 128)) {
 		log_error("cannot listen on %s: %s", path, strerror(errno));
 		close(fd);
 		return -1;
@@ -63,8 +62,8 @@ static int listen_on(const char *path, mode_t mode)
 
 static int load_keys(struct core *c, char **extra, size_t nextra)
 {
-	EVP_PKEY *k = ta_image_load_pubkey_pem((const char *)swtee_ta_pubkey_pem,
-					       swtee_ta_pubkey_pem_len);
+	EVP_PKEY *k =
+	    ta_image_load_pubkey_pem((const char *)swtee_ta_pubkey_pem, swtee_ta_pubkey_pem_len);
 
 	if (!k) {
 		log_error("the built-in TA key does not load");
@@ -95,23 +94,25 @@ static int load_keys(struct core *c, char **extra, size_t nextra)
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: swteed [options]\n"
-		   "  -s, --socket PATH             client socket (default: $SWTEE_SOCKET, else\n"
-		   "                                $XDG_RUNTIME_DIR/swtee/tee.sock)\n"
-		   "      --supplicant-socket PATH  socket tee-supplicant connects to\n"
-		   "                                (default: supplicant.sock beside the client socket)\n"
-		   "  -k, --ta-key PEM              also trust TAs signed with this RSA key\n"
-		   "      --socket-group NAME       only members of group NAME may connect\n"
-		   "      --secure-dir DIR          the core's own secrets: the storage HUK and\n"
-		   "                                the emulated RPMB (default: secure/ in the\n"
-		   "                                state dir of swtee run; none: no storage)\n"
-		   "      --socket-policy FILE      which TAs may reach which hosts and ports over\n"
-		   "                                GP Sockets (default: loopback only; see\n"
-		   "                                docs/sockets.md)\n"
-		   "      --ready-fd N              write a line to descriptor N once listening\n"
-		   "  -v, --verbose                 more log (repeat for debug)\n"
-		   "  -q, --quiet                   errors only\n"
-		   "  -h, --help\n");
+	fprintf(
+	    f,
+	    "usage: swteed [options]\n"
+	    "  -s, --socket PATH             client socket (default: $SWTEE_SOCKET, else\n"
+	    "                                $XDG_RUNTIME_DIR/swtee/tee.sock)\n"
+	    "      --supplicant-socket PATH  socket tee-supplicant connects to\n"
+	    "                                (default: supplicant.sock beside the client socket)\n"
+	    "  -k, --ta-key PEM              also trust TAs signed with this RSA key\n"
+	    "      --socket-group NAME       only members of group NAME may connect\n"
+	    "      --secure-dir DIR          the core's own secrets: the storage HUK and\n"
+	    "                                the emulated RPMB (default: secure/ in the\n"
+	    "                                state dir of swtee run; none: no storage)\n"
+	    "      --socket-policy FILE      which TAs may reach which hosts and ports over\n"
+	    "                                GP Sockets (default: loopback only; see\n"
+	    "                                docs/sockets.md)\n"
+	    "      --ready-fd N              write a line to descriptor N once listening\n"
+	    "  -v, --verbose                 more log (repeat for debug)\n"
+	    "  -q, --quiet                   errors only\n"
+	    "  -h, --help\n");
 }
 
 static void handle_signal(struct core *c)
@@ -166,17 +167,17 @@ static void dispatch(struct core *c, struct endpoint *ep)
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "socket", required_argument, NULL, 's' },
-		{ "supplicant-socket", required_argument, NULL, 'S' },
-		{ "ta-key", required_argument, NULL, 'k' },
-		{ "ready-fd", required_argument, NULL, 'r' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "socket-group", required_argument, NULL, 'g' },
-		{ "secure-dir", required_argument, NULL, 'd' },
-		{ "socket-policy", required_argument, NULL, 'P' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	    {"socket", required_argument, NULL, 's'},
+	    {"supplicant-socket", required_argument, NULL, 'S'},
+	    {"ta-key", required_argument, NULL, 'k'},
+	    {"ready-fd", required_argument, NULL, 'r'},
+	    {"verbose", no_argument, NULL, 'v'},
+	    {"quiet", no_argument, NULL, 'q'},
+	    {"socket-group", required_argument, NULL, 'g'},
+	    {"secure-dir", required_argument, NULL, 'd'},
+	    {"socket-policy", required_argument, NULL, 'P'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
 	static struct core core;
 	struct core *c = &core;

@@ -229,7 +229,7 @@ struct image_entry {
 };
 
 static struct image_entry image_cache[IMAGE_CACHE] = {
-	[0 ... IMAGE_CACHE - 1] = { .elf_fd = -1 },
+    [0 ... IMAGE_CACHE - 1] = {.elf_fd = -1},
 };
 static uint64_t image_clock;
 

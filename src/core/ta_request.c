@@ -12,10 +12,9 @@
 #include "proto.h"
 
 /* TEE_OpenTASession: a session whose client is the calling TA. */
-static void open_ta(struct core *c, struct instance *in, struct buf_reader *r,
-		    struct msg_fds *fds)
+static void open_ta(struct core *c, struct instance *in, struct buf_reader *r, struct msg_fds *fds)
 {
-	struct swtee_uuid uuid = { { 0 } };
+	struct swtee_uuid uuid = {{0}};
 	uint8_t out[16];
 	struct buf_writer w;
 	uint32_t sid = 0;
@@ -41,8 +40,8 @@ static void open_ta(struct core *c, struct instance *in, struct buf_reader *r,
 		close(sock);
 }
 
-void ta_request_dispatch(struct core *c, struct instance *in, uint32_t type,
-			 struct buf_reader *r, struct msg_fds *fds)
+void ta_request_dispatch(struct core *c, struct instance *in, uint32_t type, struct buf_reader *r,
+			 struct msg_fds *fds)
 {
 	switch (type) {
 	case MSG_CTL_OPEN_TA:

@@ -38,20 +38,21 @@ struct supplicant {
 
 static void usage(FILE *f)
 {
-	fprintf(f,
-		"usage: tee-supplicant [options] [<supplicant-socket>]\n"
-		"  -h, --help\n"
-		"  -d, --daemonize           detach once connected to the core\n"
-		"  -f, --fs-parent-path DIR  trusted storage files (normal-world side)\n"
-		"  -l, --ta-path PATHS       TA load path(s), ':'-separated; may be repeated\n"
-		"                            (default: lib/swtee/ta of this installation)\n"
-		"  -t, --ta-dir NAME         accepted for compatibility; use -l\n"
-		"  -p, --plugin-path DIR     accepted for compatibility; plugins are not supported\n"
-		"  -r, --rpmb-cid HEX        accepted for compatibility; RPMB is emulated by the core\n"
-		"      --ready-fd N          write a line to descriptor N once connected\n"
-		"  -v, --verbose\n"
-		"The socket defaults to $SWTEE_SUPPLICANT_SOCKET, else supplicant.sock beside\n"
-		"swteed's client socket ($SWTEE_SOCKET or the per-user default).\n");
+	fprintf(
+	    f,
+	    "usage: tee-supplicant [options] [<supplicant-socket>]\n"
+	    "  -h, --help\n"
+	    "  -d, --daemonize           detach once connected to the core\n"
+	    "  -f, --fs-parent-path DIR  trusted storage files (normal-world side)\n"
+	    "  -l, --ta-path PATHS       TA load path(s), ':'-separated; may be repeated\n"
+	    "                            (default: lib/swtee/ta of this installation)\n"
+	    "  -t, --ta-dir NAME         accepted for compatibility; use -l\n"
+	    "  -p, --plugin-path DIR     accepted for compatibility; plugins are not supported\n"
+	    "  -r, --rpmb-cid HEX        accepted for compatibility; RPMB is emulated by the core\n"
+	    "      --ready-fd N          write a line to descriptor N once connected\n"
+	    "  -v, --verbose\n"
+	    "The socket defaults to $SWTEE_SUPPLICANT_SOCKET, else supplicant.sock beside\n"
+	    "swteed's client socket ($SWTEE_SOCKET or the per-user default).\n");
 }
 
 static int add_ta_dirs(struct supplicant *s, const char *list)
@@ -79,7 +80,7 @@ static int add_ta_dirs(struct supplicant *s, const char *list)
 
 static int connect_core(const char *path)
 {
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
 	int fd = -1;
 
 	if (strlen(path) >= sizeof(sa.sun_path))
@@ -87,7 +88,7 @@ static int connect_core(const char *path)
 	strcpy(sa.sun_path, path);
 	/* The core may still be starting: try for a few seconds. */
 	for (int i = 0; i < 100; i++) {
-		struct timespec ts = { .tv_nsec = 50 * 1000 * 1000 };
+		struct timespec ts = {.tv_nsec = 50 * 1000 * 1000};
 
 		fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
 		if (fd < 0)
@@ -120,7 +121,7 @@ static int hello(int sock)
 
 static void load_ta(struct supplicant *s, struct buf_reader *r)
 {
-	struct swtee_uuid uuid = { { 0 } };
+	struct swtee_uuid uuid = {{0}};
 	char name[SWTEE_UUID_STR_LEN];
 	uint8_t out[16];
 	struct buf_writer w;
@@ -212,18 +213,18 @@ static int supplicant_exit(struct supplicant *s, int rc)
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ "daemonize", no_argument, NULL, 'd' },
-		{ "fs-parent-path", required_argument, NULL, 'f' },
-		{ "ta-path", required_argument, NULL, 'l' },
-		{ "ta-dir", required_argument, NULL, 't' },
-		{ "plugin-path", required_argument, NULL, 'p' },
-		{ "rpmb-cid", required_argument, NULL, 'r' },
-		{ "ready-fd", required_argument, NULL, 'R' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ NULL, 0, NULL, 0 },
+	    {"help", no_argument, NULL, 'h'},
+	    {"daemonize", no_argument, NULL, 'd'},
+	    {"fs-parent-path", required_argument, NULL, 'f'},
+	    {"ta-path", required_argument, NULL, 'l'},
+	    {"ta-dir", required_argument, NULL, 't'},
+	    {"plugin-path", required_argument, NULL, 'p'},
+	    {"rpmb-cid", required_argument, NULL, 'r'},
+	    {"ready-fd", required_argument, NULL, 'R'},
+	    {"verbose", no_argument, NULL, 'v'},
+	    {NULL, 0, NULL, 0},
 	};
-	struct supplicant s = { .sock = -1 };
+	struct supplicant s = {.sock = -1};
 	char path[SWTEE_PATH_MAX];
 	char client[SWTEE_PATH_MAX];
 	bool daemonize = false;
@@ -295,8 +296,9 @@ int main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	s.sock = connect_core(path);
 	if (s.sock < 0) {
-		log_error("cannot reach swteed at %s: %s (is swteed running? try: swtee run -- CMD)",
-			  path, strerror(errno));
+		log_error(
+		    "cannot reach swteed at %s: %s (is swteed running? try: swtee run -- CMD)",
+		    path, strerror(errno));
 		return supplicant_exit(&s, 1);
 	}
 	if (hello(s.sock)) {

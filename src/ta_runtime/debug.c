@@ -276,9 +276,10 @@ int rt_debug_unsandboxed(void *handle)
 	 * whoever started swteed allowed instrumented TAs.
 	 */
 	if (!getenv("SWTEE_ALLOW_INSTRUMENTED_TAS")) {
-		notice("instrumented build (%.64s) refused: it cannot run in the sandbox; allow "
-		       "such TAs with swtee run --allow-instrumented (SWTEE_ALLOW_INSTRUMENTED_TAS=1)",
-		       instr);
+		notice(
+		    "instrumented build (%.64s) refused: it cannot run in the sandbox; allow "
+		    "such TAs with swtee run --allow-instrumented (SWTEE_ALLOW_INSTRUMENTED_TAS=1)",
+		    instr);
 		return -1;
 	}
 	notice("instrumented build (%.64s): running without the sandbox", instr);

@@ -60,11 +60,11 @@ static const char *load_ta(int elf_fd)
 	rt.ta.handle = h;
 	rt.ta.create = (TEE_Result(*)(void))dlsym(h, "TA_CreateEntryPoint");
 	rt.ta.destroy = (void (*)(void))dlsym(h, "TA_DestroyEntryPoint");
-	rt.ta.open = (TEE_Result(*)(uint32_t, TEE_Param *, void **))dlsym(
-		h, "TA_OpenSessionEntryPoint");
+	rt.ta.open =
+	    (TEE_Result(*)(uint32_t, TEE_Param *, void **))dlsym(h, "TA_OpenSessionEntryPoint");
 	rt.ta.close = (void (*)(void *))dlsym(h, "TA_CloseSessionEntryPoint");
 	rt.ta.invoke = (TEE_Result(*)(void *, uint32_t, uint32_t, TEE_Param *))dlsym(
-		h, "TA_InvokeCommandEntryPoint");
+	    h, "TA_InvokeCommandEntryPoint");
 	rt.ta.head = dlsym(h, "ta_head");
 	rt.ta.props = dlsym(h, "ta_props");
 	nprops = dlsym(h, "ta_num_props");
@@ -357,7 +357,7 @@ static void ctl_handle(const uint8_t *in, size_t n, struct msg_fds *fds_in)
 {
 	struct msg_fds fds = *fds_in;
 	struct buf_reader r;
-	struct swtee_uuid identity = { { 0 } };
+	struct swtee_uuid identity = {{0}};
 	uint32_t type = 0;
 	uint32_t id = 0;
 	uint32_t login = 0;
@@ -468,7 +468,8 @@ static void serve(void)
 
 		pfd[0].fd = rt.ctl_fd;
 		pfd[0].events = POLLIN;
-		for (struct rt_session *s = rt.sessions; s && n < 1 + RT_SESSIONS_MAX; s = s->next) {
+		for (struct rt_session *s = rt.sessions; s && n < 1 + RT_SESSIONS_MAX;
+		     s = s->next) {
 			pfd[n].fd = s->fd;
 			pfd[n].events = POLLIN;
 			ss[n - 1] = s;

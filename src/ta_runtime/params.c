@@ -77,7 +77,7 @@ TEE_Result rt_params_in(struct rt_session *s, struct buf_reader *r, const struct
 			uint32_t *types, TEE_Param params[TEE_NUM_PARAMS])
 {
 	uint32_t nforget = 0;
-	bool fd_used[PROTO_FDS_MAX] = { false };
+	bool fd_used[PROTO_FDS_MAX] = {false};
 
 	memset(params, 0, sizeof(TEE_Param) * TEE_NUM_PARAMS);
 	buf_get_u32(r, types);

@@ -53,7 +53,8 @@ static void on_sigsys(int sig, siginfo_t *si, void *uc)
 	n = snprintf(line, sizeof(line), "swteed: TA %s: sandbox refused system call %s (%d)\n",
 		     rt.uuid_str, name ? name : "?", si->si_syscall);
 	if (n > 0)
-		(void)!write(STDERR_FILENO, line, (size_t)n < sizeof(line) ? (size_t)n : sizeof(line));
+		(void)!write(STDERR_FILENO, line,
+			     (size_t)n < sizeof(line) ? (size_t)n : sizeof(line));
 	_exit(75);
 }
 
@@ -74,7 +75,7 @@ static uint64_t vm_size(void)
 
 static void limit(int resource, rlim_t value)
 {
-	struct rlimit rl = { .rlim_cur = value, .rlim_max = value };
+	struct rlimit rl = {.rlim_cur = value, .rlim_max = value};
 
 	setrlimit(resource, &rl);
 }
@@ -113,7 +114,8 @@ static int empty_root(void)
 	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
 		return -1;
 	/* Any directory serves as the mount point: the new root hides it. */
-	if (mount("swtee-ta", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, "size=4k,mode=0500"))
+	if (mount("swtee-ta", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC,
+		  "size=4k,mode=0500"))
 		return -1;
 	if (chdir("/tmp") || chroot(".") || chdir("/"))
 		return -1;
@@ -138,22 +140,54 @@ static int allowlist_compile(void)
 	int fd = -1;
 	int rc = -1;
 	static const int plain[] = {
-		SCMP_SYS(read),		   SCMP_SYS(write),	      SCMP_SYS(readv),
-		SCMP_SYS(writev),	   SCMP_SYS(pread64),	      SCMP_SYS(pwrite64),
-		SCMP_SYS(close),	   SCMP_SYS(fstat),	      SCMP_SYS(lseek),
-		SCMP_SYS(munmap),	   SCMP_SYS(mremap),	      SCMP_SYS(brk),
-		SCMP_SYS(madvise),	   SCMP_SYS(sendmsg),	      SCMP_SYS(recvmsg),
-		SCMP_SYS(sendto),	   SCMP_SYS(recvfrom),	      SCMP_SYS(poll),
-		SCMP_SYS(ppoll),	   SCMP_SYS(futex),	      SCMP_SYS(clock_gettime),
-		SCMP_SYS(clock_getres),	   SCMP_SYS(clock_nanosleep), SCMP_SYS(nanosleep),
-		SCMP_SYS(gettimeofday),	   SCMP_SYS(getpid),	      SCMP_SYS(gettid),
-		SCMP_SYS(getuid),	   SCMP_SYS(geteuid),	      SCMP_SYS(getgid),
-		SCMP_SYS(getegid),	   SCMP_SYS(getrandom),	      SCMP_SYS(rt_sigreturn),
-		SCMP_SYS(rt_sigprocmask),  SCMP_SYS(rt_sigaction),    SCMP_SYS(sigaltstack),
-		SCMP_SYS(exit),		   SCMP_SYS(exit_group),      SCMP_SYS(memfd_create),
-		SCMP_SYS(ftruncate),	   SCMP_SYS(sched_yield),     SCMP_SYS(restart_syscall),
-		SCMP_SYS(getrusage),	   SCMP_SYS(times),	      SCMP_SYS(uname),
-		SCMP_SYS(set_robust_list), SCMP_SYS(rseq),	      SCMP_SYS(dup),
+	    SCMP_SYS(read),
+	    SCMP_SYS(write),
+	    SCMP_SYS(readv),
+	    SCMP_SYS(writev),
+	    SCMP_SYS(pread64),
+	    SCMP_SYS(pwrite64),
+	    SCMP_SYS(close),
+	    SCMP_SYS(fstat),
+	    SCMP_SYS(lseek),
+	    SCMP_SYS(munmap),
+	    SCMP_SYS(mremap),
+	    SCMP_SYS(brk),
+	    SCMP_SYS(madvise),
+	    SCMP_SYS(sendmsg),
+	    SCMP_SYS(recvmsg),
+	    SCMP_SYS(sendto),
+	    SCMP_SYS(recvfrom),
+	    SCMP_SYS(poll),
+	    SCMP_SYS(ppoll),
+	    SCMP_SYS(futex),
+	    SCMP_SYS(clock_gettime),
+	    SCMP_SYS(clock_getres),
+	    SCMP_SYS(clock_nanosleep),
+	    SCMP_SYS(nanosleep),
+	    SCMP_SYS(gettimeofday),
+	    SCMP_SYS(getpid),
+	    SCMP_SYS(gettid),
+	    SCMP_SYS(getuid),
+	    SCMP_SYS(geteuid),
+	    SCMP_SYS(getgid),
+	    SCMP_SYS(getegid),
+	    SCMP_SYS(getrandom),
+	    SCMP_SYS(rt_sigreturn),
+	    SCMP_SYS(rt_sigprocmask),
+	    SCMP_SYS(rt_sigaction),
+	    SCMP_SYS(sigaltstack),
+	    SCMP_SYS(exit),
+	    SCMP_SYS(exit_group),
+	    SCMP_SYS(memfd_create),
+	    SCMP_SYS(ftruncate),
+	    SCMP_SYS(sched_yield),
+	    SCMP_SYS(restart_syscall),
+	    SCMP_SYS(getrusage),
+	    SCMP_SYS(times),
+	    SCMP_SYS(uname),
+	    SCMP_SYS(set_robust_list),
+	    SCMP_SYS(rseq),
+	    SCMP_SYS(dup),
 	};
 
 	if (!ctx)
@@ -212,7 +246,7 @@ int rt_sandbox_prepare(void)
 
 const char *rt_sandbox_enter(uint32_t data_size, uint32_t stack_size)
 {
-	struct sigaction sa = { .sa_sigaction = on_sigsys, .sa_flags = SA_SIGINFO };
+	struct sigaction sa = {.sa_sigaction = on_sigsys, .sa_flags = SA_SIGINFO};
 	uint64_t as = spare_vm;
 	bool ns = false;
 

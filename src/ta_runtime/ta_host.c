@@ -75,7 +75,7 @@ static int zygote(int zfd)
 	 * otherwise open /etc/localtime on first use).
 	 */
 	OPENSSL_init_crypto(OPENSSL_INIT_LOAD_CONFIG | OPENSSL_INIT_ADD_ALL_CIPHERS |
-				    OPENSSL_INIT_ADD_ALL_DIGESTS,
+				OPENSSL_INIT_ADD_ALL_DIGESTS,
 			    NULL);
 	tzset();
 
@@ -89,8 +89,7 @@ static int zygote(int zfd)
 	if (sfd < 0)
 		return 1;
 	for (;;) {
-		struct pollfd p[2] = { { .fd = zfd, .events = POLLIN },
-				       { .fd = sfd, .events = POLLIN } };
+		struct pollfd p[2] = {{.fd = zfd, .events = POLLIN}, {.fd = sfd, .events = POLLIN}};
 		uint8_t in[64];
 		struct msg_fds fds;
 		struct buf_reader r;

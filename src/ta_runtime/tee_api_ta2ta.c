@@ -114,7 +114,7 @@ static ssize_t wait_reply(struct ta2ta *t, uint32_t timeout, uint8_t *in, size_t
 
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	for (;;) {
-		struct pollfd p = { .fd = t->sock, .events = POLLIN };
+		struct pollfd p = {.fd = t->sock, .events = POLLIN};
 		struct timespec now;
 		struct msg_fds fds;
 		uint64_t elapsed = 0;
@@ -150,7 +150,7 @@ static TEE_Result call(struct ta2ta *t, uint32_t type, uint32_t cmd, uint32_t ti
 {
 	uint8_t out[PROTO_MSG_MAX];
 	uint8_t in[PROTO_MSG_MAX];
-	size_t off[TEE_NUM_PARAMS] = { 0 };
+	size_t off[TEE_NUM_PARAMS] = {0};
 	size_t need = 0;
 	int fds[2];
 	size_t nfds = 0;
@@ -256,7 +256,8 @@ static TEE_Result call(struct ta2ta *t, uint32_t type, uint32_t cmd, uint32_t ti
 		if (pt == TEE_PARAM_TYPE_VALUE_OUTPUT || pt == TEE_PARAM_TYPE_VALUE_INOUT) {
 			params[i].value.a = a;
 			params[i].value.b = b;
-		} else if (pt == TEE_PARAM_TYPE_MEMREF_OUTPUT || pt == TEE_PARAM_TYPE_MEMREF_INOUT) {
+		} else if (pt == TEE_PARAM_TYPE_MEMREF_OUTPUT ||
+			   pt == TEE_PARAM_TYPE_MEMREF_INOUT) {
 			if (params[i].memref.buffer && size <= params[i].memref.size && size)
 				memcpy(params[i].memref.buffer, t->bounce + off[i], (size_t)size);
 			params[i].memref.size = size > SIZE_MAX ? SIZE_MAX : (size_t)size;
@@ -274,7 +275,7 @@ TEE_Result TEE_OpenTASession(const TEE_UUID *destination, uint32_t cancellationR
 			     uint32_t paramTypes, TEE_Param params[TEE_NUM_PARAMS],
 			     TEE_TASessionHandle *session, uint32_t *returnOrigin)
 {
-	struct swtee_uuid u = { { 0 } };
+	struct swtee_uuid u = {{0}};
 	uint8_t out[32];
 	uint8_t in[64];
 	struct buf_writer w;
@@ -392,8 +393,8 @@ static void params_to_gp11(uint32_t types, const TEE_Param *in, __GP11_TEE_Param
 	for (int i = 0; i < TEE_NUM_PARAMS; i++) {
 		if (is_memref(TEE_PARAM_TYPE_GET(types, i)))
 			out[i].memref.size = in[i].memref.size > UINT32_MAX
-						     ? UINT32_MAX
-						     : (uint32_t)in[i].memref.size;
+						 ? UINT32_MAX
+						 : (uint32_t)in[i].memref.size;
 		else
 			memcpy(&out[i].value, &in[i].value, sizeof(out[i].value));
 	}
@@ -404,7 +405,7 @@ TEE_Result __GP11_TEE_OpenTASession(const TEE_UUID *destination,
 				    __GP11_TEE_Param params[TEE_NUM_PARAMS],
 				    TEE_TASessionHandle *session, uint32_t *returnOrigin)
 {
-	TEE_Param p[TEE_NUM_PARAMS] = { 0 };
+	TEE_Param p[TEE_NUM_PARAMS] = {0};
 	TEE_Result res = TEE_SUCCESS;
 
 	if (params)
@@ -421,7 +422,7 @@ TEE_Result __GP11_TEE_InvokeTACommand(TEE_TASessionHandle session,
 				      uint32_t paramTypes, __GP11_TEE_Param params[TEE_NUM_PARAMS],
 				      uint32_t *returnOrigin)
 {
-	TEE_Param p[TEE_NUM_PARAMS] = { 0 };
+	TEE_Param p[TEE_NUM_PARAMS] = {0};
 	TEE_Result res = TEE_SUCCESS;
 
 	if (params)

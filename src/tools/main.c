@@ -14,10 +14,10 @@ struct subcommand {
 };
 
 static const struct subcommand subcommands[] = {
-	{ "bench", swtee_bench_main, "measure the TEE against native baselines" },
-	{ "run", swtee_run_main, "run a command against a private TEE" },
-	{ "sign", swtee_sign_main, "sign or verify a TA image" },
-	{ "status", swtee_status_main, "show what the running TEE holds" },
+    {"bench", swtee_bench_main, "measure the TEE against native baselines"},
+    {"run", swtee_run_main, "run a command against a private TEE"},
+    {"sign", swtee_sign_main, "sign or verify a TA image"},
+    {"status", swtee_status_main, "show what the running TEE holds"},
 };
 
 static void usage(FILE *f)

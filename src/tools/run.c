@@ -116,7 +116,7 @@ static pid_t start(char *const argv[], int keep_fd, int deathsig)
 /* Waits until the child writes its ready line, exits, or time runs out. */
 static int wait_ready(pid_t pid, int rfd, const char *what)
 {
-	struct pollfd p = { .fd = rfd, .events = POLLIN };
+	struct pollfd p = {.fd = rfd, .events = POLLIN};
 	char buf[16];
 	int r = 0;
 
@@ -153,7 +153,7 @@ static int stop(pid_t pid, const char *what)
 		asked = true;
 		kill(pid, SIGTERM);
 		for (int i = 0; i < 250 && r == 0; i++) {
-			struct timespec ts = { .tv_nsec = 20 * 1000 * 1000 };
+			struct timespec ts = {.tv_nsec = 20 * 1000 * 1000};
 
 			nanosleep(&ts, NULL);
 			r = waitpid(pid, &status, WNOHANG);
@@ -179,15 +179,15 @@ static int stop(pid_t pid, const char *what)
 static int parse(int argc, char **argv, struct run_opts *o)
 {
 	static const struct option opts[] = {
-		{ "state", required_argument, NULL, 's' },
-		{ "ta-path", required_argument, NULL, 'l' },
-		{ "debug-ta", required_argument, NULL, 'D' },
-		{ "debug-wrapper", required_argument, NULL, 'W' },
-		{ "allow-instrumented", no_argument, NULL, 'I' },
-		{ "tpm", optional_argument, NULL, 'T' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	    {"state", required_argument, NULL, 's'},
+	    {"ta-path", required_argument, NULL, 'l'},
+	    {"debug-ta", required_argument, NULL, 'D'},
+	    {"debug-wrapper", required_argument, NULL, 'W'},
+	    {"allow-instrumented", no_argument, NULL, 'I'},
+	    {"tpm", optional_argument, NULL, 'T'},
+	    {"verbose", no_argument, NULL, 'v'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
 	int opt = 0;
 
@@ -273,8 +273,7 @@ static int mkdir_private(const char *base, const char *sub, char *out, size_t n)
 	int r = snprintf(out, n, "%s/%s", base, sub);
 
 	if (r < 0 || (size_t)r >= n || paths_mkdir_p(out, 0700)) {
-		fprintf(stderr, "swtee run: cannot create %s/%s: %s\n", base, sub,
-			strerror(errno));
+		fprintf(stderr, "swtee run: cannot create %s/%s: %s\n", base, sub, strerror(errno));
 		return -1;
 	}
 	chmod(out, 0700);
@@ -361,7 +360,7 @@ out:
 
 int swtee_run_main(int argc, char **argv)
 {
-	struct run_opts o = { 0 };
+	struct run_opts o = {0};
 	char state[SWTEE_PATH_MAX];
 	char ree[SWTEE_PATH_MAX];
 	char secure[SWTEE_PATH_MAX];
@@ -379,10 +378,10 @@ int swtee_run_main(int argc, char **argv)
 	pid_t core = -1;
 	pid_t supp = -1;
 	pid_t tpm = -1;
-	int pfd[2] = { -1, -1 };
+	int pfd[2] = {-1, -1};
 	int status = 0;
 	int rc = 1;
-	struct sigaction sa = { .sa_handler = on_signal };
+	struct sigaction sa = {.sa_handler = on_signal};
 
 	if (parse(argc, argv, &o))
 		return 2;
@@ -441,9 +440,18 @@ int swtee_run_main(int argc, char **argv)
 		goto out;
 	snprintf(fdarg, sizeof(fdarg), "%d", pfd[1]);
 	{
-		char *argv_core[] = { core_bin,	     "-s", sock, "--supplicant-socket", supp_sock,
-				      "--secure-dir", secure, "--ready-fd", fdarg,
-				      o.verbose ? "-v" : "-q", o.verbose > 1 ? "-v" : NULL, NULL };
+		char *argv_core[] = {core_bin,
+				     "-s",
+				     sock,
+				     "--supplicant-socket",
+				     supp_sock,
+				     "--secure-dir",
+				     secure,
+				     "--ready-fd",
+				     fdarg,
+				     o.verbose ? "-v" : "-q",
+				     o.verbose > 1 ? "-v" : NULL,
+				     NULL};
 
 		core = start(argv_core, pfd[1], SIGTERM);
 	}
@@ -452,8 +460,10 @@ int swtee_run_main(int argc, char **argv)
 		goto out;
 	}
 	{
-		char *argv_supp[] = { supp_bin, "-f",	    ree,       "-l", ta_list, "--ready-fd",
-				      fdarg,	supp_sock,  o.verbose > 1 ? "-v" : NULL, NULL };
+		char *argv_supp[] = {supp_bin, "-f",	  ree,
+				     "-l",     ta_list,	  "--ready-fd",
+				     fdarg,    supp_sock, o.verbose > 1 ? "-v" : NULL,
+				     NULL};
 
 		supp = start(argv_supp, pfd[1], SIGTERM);
 	}

@@ -14,7 +14,7 @@
 
 int swtee_status_main(int argc, char **argv)
 {
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
 	char path[SWTEE_PATH_MAX];
 	uint8_t out[4];
 	uint8_t in[64];
@@ -22,7 +22,7 @@ int swtee_status_main(int argc, char **argv)
 	struct buf_reader r;
 	struct msg_fds fds;
 	uint32_t type = 0;
-	uint32_t v[4] = { 0 };
+	uint32_t v[4] = {0};
 	ssize_t n = 0;
 	int fd = -1;
 

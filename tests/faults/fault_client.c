@@ -33,10 +33,10 @@ int main(int argc, char **argv)
 	for (;;) {
 		memset(&op, 0, sizeof(op));
 		op.paramTypes =
-			TEEC_PARAM_TYPES(TEEC_VALUE_INPUT, TEEC_VALUE_OUTPUT, TEEC_NONE, TEEC_NONE);
+		    TEEC_PARAM_TYPES(TEEC_VALUE_INPUT, TEEC_VALUE_OUTPUT, TEEC_NONE, TEEC_NONE);
 		op.params[0].value.a = 200;
-		res = TEEC_InvokeCommand(&s, wait ? TA_BASIC_CMD_WAIT : TA_BASIC_CMD_NOP, &op,
-					 &orig);
+		res =
+		    TEEC_InvokeCommand(&s, wait ? TA_BASIC_CMD_WAIT : TA_BASIC_CMD_NOP, &op, &orig);
 		if (res)
 			break;
 	}

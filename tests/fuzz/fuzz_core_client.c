@@ -32,7 +32,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct client *cl = NULL;
 	socklen_t len = sizeof(struct ucred);
 	uint8_t sink[PROTO_MSG_MAX];
-	int sv[2] = { -1, -1 };
+	int sv[2] = {-1, -1};
 
 	if (!core.epfd) {
 		log_init("fuzz", 0);

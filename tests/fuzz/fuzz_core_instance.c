@@ -32,7 +32,7 @@ static bool listed(const struct instance *in)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct instance *in = NULL;
-	int sv[2] = { -1, -1 };
+	int sv[2] = {-1, -1};
 
 	if (!core.epfd) {
 		log_init("fuzz", 0);

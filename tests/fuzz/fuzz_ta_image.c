@@ -11,10 +11,10 @@
  *
  * (libFuzzer writes new inputs into the first directory: keep it out of the tree.)
  *
- * The harness is built by tests/fuzz/CMakeLists.txt (see docs/fuzzing.md). The image seeds are signed with the key whose public half is below, so an
- * unmutated seed passes the signature check and reaches the ELF parser inside
- * ta_image_verify. Mutated images reach the ELF parser directly: the bytes
- * after an image-shaped header go to ta_elf_read_head as well.
+ * The harness is built by tests/fuzz/CMakeLists.txt (see docs/fuzzing.md). The image seeds are
+ * signed with the key whose public half is below, so an unmutated seed passes the signature check
+ * and reaches the ELF parser inside ta_image_verify. Mutated images reach the ELF parser directly:
+ * the bytes after an image-shaped header go to ta_elf_read_head as well.
  */
 #include <stdint.h>
 #include <stdlib.h>

@@ -17,7 +17,7 @@ static volatile uint8_t sink;
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct rt_session s = { 0 };
+	struct rt_session s = {0};
 	struct buf_reader r;
 	struct msg_fds fds;
 	TEE_Param params[TEE_NUM_PARAMS];

@@ -45,7 +45,7 @@ int main(int argc, char **argv)
 	}
 	memset(&op, 0, sizeof(op));
 	op.paramTypes =
-		TEEC_PARAM_TYPES(TEEC_VALUE_OUTPUT, TEEC_MEMREF_TEMP_OUTPUT, TEEC_NONE, TEEC_NONE);
+	    TEEC_PARAM_TYPES(TEEC_VALUE_OUTPUT, TEEC_MEMREF_TEMP_OUTPUT, TEEC_NONE, TEEC_NONE);
 	op.params[1].tmpref.buffer = id;
 	op.params[1].tmpref.size = sizeof(id);
 	res = TEEC_InvokeCommand(&s, TA_PROPS_CMD_IDENTITY, &op, &orig);

@@ -59,7 +59,7 @@ static int one_client(int id, int sessions, int invokes)
 {
 	TEEC_Context ctx;
 	TEEC_Session *s = calloc((size_t)sessions, sizeof(*s));
-	TEEC_SharedMemory shm = { .size = 4096, .flags = TEEC_MEM_INPUT | TEEC_MEM_OUTPUT };
+	TEEC_SharedMemory shm = {.size = 4096, .flags = TEEC_MEM_INPUT | TEEC_MEM_OUTPUT};
 	uint8_t in[512];
 	uint8_t out[512];
 	uint32_t orig = 0;
@@ -91,18 +91,17 @@ static int one_client(int id, int sessions, int invokes)
 		for (size_t k = 0; k < n; k++)
 			in[k] = (uint8_t)(k + (size_t)i + (size_t)id);
 		if (i % 2) {
-			op.paramTypes = TEEC_PARAM_TYPES(TEEC_MEMREF_TEMP_INPUT,
-							 TEEC_MEMREF_TEMP_OUTPUT, TEEC_NONE,
-							 TEEC_NONE);
+			op.paramTypes = TEEC_PARAM_TYPES(
+			    TEEC_MEMREF_TEMP_INPUT, TEEC_MEMREF_TEMP_OUTPUT, TEEC_NONE, TEEC_NONE);
 			op.params[0].tmpref.buffer = in;
 			op.params[0].tmpref.size = n;
 			op.params[1].tmpref.buffer = out;
 			op.params[1].tmpref.size = sizeof(out);
 		} else {
 			memcpy(shm.buffer, in, n);
-			op.paramTypes = TEEC_PARAM_TYPES(TEEC_MEMREF_PARTIAL_INPUT,
-							 TEEC_MEMREF_PARTIAL_OUTPUT, TEEC_NONE,
-							 TEEC_NONE);
+			op.paramTypes =
+			    TEEC_PARAM_TYPES(TEEC_MEMREF_PARTIAL_INPUT, TEEC_MEMREF_PARTIAL_OUTPUT,
+					     TEEC_NONE, TEEC_NONE);
 			op.params[0].memref.parent = &shm;
 			op.params[0].memref.size = n;
 			op.params[1].memref.parent = &shm;
@@ -136,7 +135,7 @@ static pid_t core_pid(void)
 {
 	TEEC_Context ctx;
 	TEEC_Session s;
-	struct ucred cred = { 0 };
+	struct ucred cred = {0};
 	socklen_t len = sizeof(cred);
 	uint32_t orig = 0;
 
@@ -197,7 +196,6 @@ int main(int argc, char **argv)
 		printf("soak: the core's memory grew by more than 8 MiB\n");
 		failed++;
 	}
-	printf("%d passed, %d failed\n", clients - (failed > clients ? clients : failed),
-	       failed);
+	printf("%d passed, %d failed\n", clients - (failed > clients ? clients : failed), failed);
 	return failed ? 1 : 0;
 }

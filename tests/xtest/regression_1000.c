@@ -54,7 +54,7 @@ static TEEC_Result invoke_values(TEEC_Session *s, uint32_t cmd, uint32_t a, uint
 
 static void xtest_tee_test_1001(ADBG_Case_t *c)
 {
-	TEEC_Session s = { 0 };
+	TEEC_Session s = {0};
 	TEEC_Operation op = TEEC_OPERATION_INITIALIZER;
 	uint32_t orig = 0;
 
@@ -63,7 +63,7 @@ static void xtest_tee_test_1001(ADBG_Case_t *c)
 		ADBG_EXPECT_TEEC_SUCCESS(c, TEEC_InvokeCommand(&s, TA_BASIC_CMD_NOP, NULL, &orig));
 		ADBG_EXPECT_TEEC_ERROR_ORIGIN(c, TEEC_ORIGIN_TRUSTED_APP, orig);
 		op.paramTypes =
-			TEEC_PARAM_TYPES(TEEC_VALUE_INPUT, TEEC_VALUE_OUTPUT, TEEC_NONE, TEEC_NONE);
+		    TEEC_PARAM_TYPES(TEEC_VALUE_INPUT, TEEC_VALUE_OUTPUT, TEEC_NONE, TEEC_NONE);
 		op.params[0].value.a = 40;
 		op.params[0].value.b = 2;
 		ADBG_EXPECT_TEEC_SUCCESS(c, TEEC_InvokeCommand(&s, TA_BASIC_CMD_ADD, &op, &orig));
@@ -95,7 +95,7 @@ static void xtest_tee_test_1001(ADBG_Case_t *c)
 
 	Do_ADBG_BeginSubCase(c, "Unknown UUID");
 	{
-		TEEC_UUID none = { 0x0badc0de, 0x1, 0x2, { 1, 2, 3, 4, 5, 6, 7, 8 } };
+		TEEC_UUID none = {0x0badc0de, 0x1, 0x2, {1, 2, 3, 4, 5, 6, 7, 8}};
 
 		ADBG_EXPECT_TEEC_RESULT(c, TEEC_ERROR_ITEM_NOT_FOUND,
 					xtest_teec_open_session(&s, &none, NULL, &orig));
@@ -104,13 +104,13 @@ static void xtest_tee_test_1001(ADBG_Case_t *c)
 	Do_ADBG_EndSubCase(c, "Unknown UUID");
 
 	Do_ADBG_BeginSubCase(c, "Bad arguments");
-	ADBG_EXPECT_TEEC_RESULT(c, TEEC_ERROR_BAD_PARAMETERS,
-				TEEC_OpenSession(&xtest_teec_ctx, &s, NULL, TEEC_LOGIN_PUBLIC, NULL,
-						 NULL, &orig));
+	ADBG_EXPECT_TEEC_RESULT(
+	    c, TEEC_ERROR_BAD_PARAMETERS,
+	    TEEC_OpenSession(&xtest_teec_ctx, &s, NULL, TEEC_LOGIN_PUBLIC, NULL, NULL, &orig));
 	ADBG_EXPECT_TEEC_ERROR_ORIGIN(c, TEEC_ORIGIN_API, orig);
-	ADBG_EXPECT_TEEC_RESULT(c, TEEC_ERROR_BAD_PARAMETERS,
-				TEEC_OpenSession(&xtest_teec_ctx, &s, &basic_uuid, 0x77, NULL, NULL,
-						 &orig));
+	ADBG_EXPECT_TEEC_RESULT(
+	    c, TEEC_ERROR_BAD_PARAMETERS,
+	    TEEC_OpenSession(&xtest_teec_ctx, &s, &basic_uuid, 0x77, NULL, NULL, &orig));
 	ADBG_EXPECT_TEEC_RESULT(c, TEEC_ERROR_BAD_PARAMETERS,
 				TEEC_OpenSession(&xtest_teec_ctx, &s, &basic_uuid, TEEC_LOGIN_GROUP,
 						 NULL, NULL, &orig));
@@ -120,7 +120,8 @@ static void xtest_tee_test_1001(ADBG_Case_t *c)
 		ADBG_EXPECT_TEEC_RESULT(c, TEEC_ERROR_BAD_PARAMETERS,
 					TEEC_InvokeCommand(&s, TA_BASIC_CMD_NOP, &op, &orig));
 		ADBG_EXPECT_TEEC_ERROR_ORIGIN(c, TEEC_ORIGIN_API, orig);
-		op.paramTypes = TEEC_PARAM_TYPES(TEEC_MEMREF_WHOLE, TEEC_NONE, TEEC_NONE, TEEC_NONE);
+		op.paramTypes =
+		    TEEC_PARAM_TYPES(TEEC_MEMREF_WHOLE, TEEC_NONE, TEEC_NONE, TEEC_NONE);
 		op.params[0].memref.parent = NULL;
 		ADBG_EXPECT_TEEC_RESULT(c, TEEC_ERROR_BAD_PARAMETERS,
 					TEEC_InvokeCommand(&s, TA_BASIC_CMD_NOP, &op, &orig));
@@ -146,10 +147,10 @@ static void check_reverse(ADBG_Case_t *c, const uint8_t *in, const uint8_t *out,
 
 static void xtest_tee_test_1002(ADBG_Case_t *c)
 {
-	TEEC_Session s = { 0 };
+	TEEC_Session s = {0};
 	TEEC_Operation op = TEEC_OPERATION_INITIALIZER;
-	TEEC_SharedMemory in = { 0 };
-	TEEC_SharedMemory out = { 0 };
+	TEEC_SharedMemory in = {0};
+	TEEC_SharedMemory out = {0};
 	uint8_t buf_in[3000];
 	uint8_t buf_out[3000];
 	uint32_t orig = 0;
@@ -160,8 +161,8 @@ static void xtest_tee_test_1002(ADBG_Case_t *c)
 		return;
 
 	Do_ADBG_BeginSubCase(c, "Temporary memrefs in and out");
-	op.paramTypes = TEEC_PARAM_TYPES(TEEC_MEMREF_TEMP_INPUT, TEEC_MEMREF_TEMP_OUTPUT,
-					 TEEC_NONE, TEEC_NONE);
+	op.paramTypes =
+	    TEEC_PARAM_TYPES(TEEC_MEMREF_TEMP_INPUT, TEEC_MEMREF_TEMP_OUTPUT, TEEC_NONE, TEEC_NONE);
 	op.params[0].tmpref.buffer = buf_in;
 	op.params[0].tmpref.size = sizeof(buf_in);
 	op.params[1].tmpref.buffer = buf_out;
@@ -176,8 +177,7 @@ static void xtest_tee_test_1002(ADBG_Case_t *c)
 	Do_ADBG_BeginSubCase(c, "Temporary memref inout");
 	memset(&op, 0, sizeof(op));
 	memcpy(buf_out, buf_in, sizeof(buf_in));
-	op.paramTypes =
-		TEEC_PARAM_TYPES(TEEC_MEMREF_TEMP_INOUT, TEEC_NONE, TEEC_NONE, TEEC_NONE);
+	op.paramTypes = TEEC_PARAM_TYPES(TEEC_MEMREF_TEMP_INOUT, TEEC_NONE, TEEC_NONE, TEEC_NONE);
 	op.params[0].tmpref.buffer = buf_out;
 	op.params[0].tmpref.size = 1000;
 	if (ADBG_EXPECT_TEEC_SUCCESS(c,
@@ -197,12 +197,12 @@ static void xtest_tee_test_1002(ADBG_Case_t *c)
 	    ADBG_EXPECT_TEEC_SUCCESS(c, TEEC_AllocateSharedMemory(&xtest_teec_ctx, &out))) {
 		memcpy(in.buffer, buf_in, sizeof(buf_in));
 		memset(&op, 0, sizeof(op));
-		op.paramTypes = TEEC_PARAM_TYPES(TEEC_MEMREF_WHOLE, TEEC_MEMREF_WHOLE, TEEC_NONE,
-						 TEEC_NONE);
+		op.paramTypes =
+		    TEEC_PARAM_TYPES(TEEC_MEMREF_WHOLE, TEEC_MEMREF_WHOLE, TEEC_NONE, TEEC_NONE);
 		op.params[0].memref.parent = &in;
 		op.params[1].memref.parent = &out;
 		if (ADBG_EXPECT_TEEC_SUCCESS(
-			    c, TEEC_InvokeCommand(&s, TA_BASIC_CMD_REVERSE, &op, &orig))) {
+			c, TEEC_InvokeCommand(&s, TA_BASIC_CMD_REVERSE, &op, &orig))) {
 			ADBG_EXPECT(c, sizeof(buf_in), op.params[1].memref.size);
 			check_reverse(c, buf_in, out.buffer, sizeof(buf_in));
 		}
@@ -216,19 +216,19 @@ static void xtest_tee_test_1002(ADBG_Case_t *c)
 		op.params[1].memref.offset = 2000;
 		op.params[1].memref.size = 64;
 		if (ADBG_EXPECT_TEEC_SUCCESS(
-			    c, TEEC_InvokeCommand(&s, TA_BASIC_CMD_REVERSE, &op, &orig))) {
+			c, TEEC_InvokeCommand(&s, TA_BASIC_CMD_REVERSE, &op, &orig))) {
 			ADBG_EXPECT(c, 50, op.params[1].memref.size);
 			check_reverse(c, buf_in + 100, (uint8_t *)out.buffer + 2000, 50);
 		}
 		/* Direction the shm does not allow. */
-		op.paramTypes = TEEC_PARAM_TYPES(TEEC_MEMREF_PARTIAL_OUTPUT, TEEC_NONE, TEEC_NONE,
-						 TEEC_NONE);
+		op.paramTypes =
+		    TEEC_PARAM_TYPES(TEEC_MEMREF_PARTIAL_OUTPUT, TEEC_NONE, TEEC_NONE, TEEC_NONE);
 		ADBG_EXPECT_TEEC_RESULT(c, TEEC_ERROR_BAD_PARAMETERS,
 					TEEC_InvokeCommand(&s, TA_BASIC_CMD_NOP, &op, &orig));
 		ADBG_EXPECT_TEEC_ERROR_ORIGIN(c, TEEC_ORIGIN_API, orig);
 		/* Outside the shm, by one byte. */
-		op.paramTypes = TEEC_PARAM_TYPES(TEEC_MEMREF_PARTIAL_INPUT, TEEC_NONE, TEEC_NONE,
-						 TEEC_NONE);
+		op.paramTypes =
+		    TEEC_PARAM_TYPES(TEEC_MEMREF_PARTIAL_INPUT, TEEC_NONE, TEEC_NONE, TEEC_NONE);
 		op.params[0].memref.offset = sizeof(buf_in) - 10;
 		op.params[0].memref.size = 11;
 		ADBG_EXPECT_TEEC_RESULT(c, TEEC_ERROR_BAD_PARAMETERS,
@@ -262,18 +262,18 @@ static void xtest_tee_test_1002(ADBG_Case_t *c)
 		op.params[1].memref.offset = 0;
 		op.params[1].memref.size = sizeof(buf_out);
 		if (ADBG_EXPECT_TEEC_SUCCESS(
-			    c, TEEC_InvokeCommand(&s, TA_BASIC_CMD_REVERSE, &op, &orig)))
+			c, TEEC_InvokeCommand(&s, TA_BASIC_CMD_REVERSE, &op, &orig)))
 			check_reverse(c, buf_in, buf_out, sizeof(buf_in));
 		/* Inout on a registered buffer: changes come back to it. */
 		memcpy(buf_out, buf_in, sizeof(buf_in));
 		memset(&op, 0, sizeof(op));
-		op.paramTypes = TEEC_PARAM_TYPES(TEEC_MEMREF_PARTIAL_INOUT, TEEC_NONE, TEEC_NONE,
-						 TEEC_NONE);
+		op.paramTypes =
+		    TEEC_PARAM_TYPES(TEEC_MEMREF_PARTIAL_INOUT, TEEC_NONE, TEEC_NONE, TEEC_NONE);
 		op.params[0].memref.parent = &out;
 		op.params[0].memref.offset = 10;
 		op.params[0].memref.size = 20;
 		if (ADBG_EXPECT_TEEC_SUCCESS(
-			    c, TEEC_InvokeCommand(&s, TA_BASIC_CMD_INC_INOUT, &op, &orig))) {
+			c, TEEC_InvokeCommand(&s, TA_BASIC_CMD_INC_INOUT, &op, &orig))) {
 			ADBG_EXPECT(c, buf_in[9], buf_out[9]);
 			ADBG_EXPECT(c, (uint8_t)(buf_in[10] + 1), buf_out[10]);
 			ADBG_EXPECT(c, (uint8_t)(buf_in[29] + 1), buf_out[29]);
@@ -286,19 +286,19 @@ static void xtest_tee_test_1002(ADBG_Case_t *c)
 
 	Do_ADBG_BeginSubCase(c, "NULL and empty memrefs");
 	memset(&op, 0, sizeof(op));
-	op.paramTypes = TEEC_PARAM_TYPES(TEEC_MEMREF_TEMP_OUTPUT, TEEC_VALUE_OUTPUT, TEEC_NONE,
-					 TEEC_NONE);
+	op.paramTypes =
+	    TEEC_PARAM_TYPES(TEEC_MEMREF_TEMP_OUTPUT, TEEC_VALUE_OUTPUT, TEEC_NONE, TEEC_NONE);
 	op.params[0].tmpref.buffer = NULL;
 	op.params[0].tmpref.size = 123;
-	if (ADBG_EXPECT_TEEC_SUCCESS(c,
-				     TEEC_InvokeCommand(&s, TA_BASIC_CMD_MEMREF_INFO, &op, &orig))) {
+	if (ADBG_EXPECT_TEEC_SUCCESS(
+		c, TEEC_InvokeCommand(&s, TA_BASIC_CMD_MEMREF_INFO, &op, &orig))) {
 		ADBG_EXPECT(c, 1, op.params[1].value.a);
 		ADBG_EXPECT(c, 123, op.params[1].value.b);
 	}
 	op.params[0].tmpref.buffer = buf_out;
 	op.params[0].tmpref.size = 0;
-	if (ADBG_EXPECT_TEEC_SUCCESS(c,
-				     TEEC_InvokeCommand(&s, TA_BASIC_CMD_MEMREF_INFO, &op, &orig))) {
+	if (ADBG_EXPECT_TEEC_SUCCESS(
+		c, TEEC_InvokeCommand(&s, TA_BASIC_CMD_MEMREF_INFO, &op, &orig))) {
 		ADBG_EXPECT(c, 0, op.params[1].value.a);
 		ADBG_EXPECT(c, 0, op.params[1].value.b);
 	}
@@ -324,9 +324,9 @@ ADBG_CASE_DEFINE(regression, 1002, xtest_tee_test_1002,
 
 static void xtest_tee_test_1003(ADBG_Case_t *c)
 {
-	TEEC_Session s = { 0 };
+	TEEC_Session s = {0};
 	TEEC_Operation op = TEEC_OPERATION_INITIALIZER;
-	TEEC_SharedMemory shm = { 0 };
+	TEEC_SharedMemory shm = {0};
 	uint8_t in[100];
 	uint8_t out[10];
 	uint32_t orig = 0;
@@ -335,8 +335,8 @@ static void xtest_tee_test_1003(ADBG_Case_t *c)
 	if (!ADBG_EXPECT_TEEC_SUCCESS(c, xtest_teec_open_session(&s, &basic_uuid, NULL, &orig)))
 		return;
 	Do_ADBG_BeginSubCase(c, "Short temporary memref");
-	op.paramTypes = TEEC_PARAM_TYPES(TEEC_MEMREF_TEMP_INPUT, TEEC_MEMREF_TEMP_OUTPUT,
-					 TEEC_NONE, TEEC_NONE);
+	op.paramTypes =
+	    TEEC_PARAM_TYPES(TEEC_MEMREF_TEMP_INPUT, TEEC_MEMREF_TEMP_OUTPUT, TEEC_NONE, TEEC_NONE);
 	op.params[0].tmpref.buffer = in;
 	op.params[0].tmpref.size = sizeof(in);
 	op.params[1].tmpref.buffer = out;
@@ -373,14 +373,13 @@ static void xtest_tee_test_1003(ADBG_Case_t *c)
 	Do_ADBG_EndSubCase(c, "Short partial and whole memrefs");
 	TEEC_CloseSession(&s);
 }
-ADBG_CASE_DEFINE(regression, 1003, xtest_tee_test_1003,
-		 "Short buffers write the needed size back");
+ADBG_CASE_DEFINE(regression, 1003, xtest_tee_test_1003, "Short buffers write the needed size back");
 
 static void xtest_tee_test_1004(ADBG_Case_t *c)
 {
-	TEEC_Session s = { 0 };
+	TEEC_Session s = {0};
 	TEEC_Operation op = TEEC_OPERATION_INITIALIZER;
-	TEEC_SharedMemory shm = { 0 };
+	TEEC_SharedMemory shm = {0};
 	uint32_t orig = 0;
 	int fd = -1;
 
@@ -394,11 +393,11 @@ static void xtest_tee_test_1004(ADBG_Case_t *c)
 
 		memset(b, 1, shm.size);
 		op.paramTypes =
-			TEEC_PARAM_TYPES(TEEC_MEMREF_WHOLE, TEEC_NONE, TEEC_NONE, TEEC_NONE);
+		    TEEC_PARAM_TYPES(TEEC_MEMREF_WHOLE, TEEC_NONE, TEEC_NONE, TEEC_NONE);
 		op.params[0].memref.parent = &shm;
 		for (int i = 0; i < 3; i++)
 			ADBG_EXPECT_TEEC_SUCCESS(
-				c, TEEC_InvokeCommand(&s, TA_BASIC_CMD_INC_INOUT, &op, &orig));
+			    c, TEEC_InvokeCommand(&s, TA_BASIC_CMD_INC_INOUT, &op, &orig));
 		ADBG_EXPECT(c, 4, b[0]);
 		ADBG_EXPECT(c, 4, b[shm.size - 1]);
 		TEEC_ReleaseSharedMemory(&shm);
@@ -416,10 +415,10 @@ static void xtest_tee_test_1004(ADBG_Case_t *c)
 		memset(shm.buffer, i, shm.size);
 		memset(&op, 0, sizeof(op));
 		op.paramTypes =
-			TEEC_PARAM_TYPES(TEEC_MEMREF_WHOLE, TEEC_NONE, TEEC_NONE, TEEC_NONE);
+		    TEEC_PARAM_TYPES(TEEC_MEMREF_WHOLE, TEEC_NONE, TEEC_NONE, TEEC_NONE);
 		op.params[0].memref.parent = &shm;
 		if (!ADBG_EXPECT_TEEC_SUCCESS(
-			    c, TEEC_InvokeCommand(&s, TA_BASIC_CMD_INC_INOUT, &op, &orig)) ||
+			c, TEEC_InvokeCommand(&s, TA_BASIC_CMD_INC_INOUT, &op, &orig)) ||
 		    !ADBG_EXPECT(c, (uint8_t)(i + 1), ((uint8_t *)shm.buffer)[shm.size - 1])) {
 			TEEC_ReleaseSharedMemory(&shm);
 			break;
@@ -437,15 +436,15 @@ static void xtest_tee_test_1004(ADBG_Case_t *c)
 		shm.flags = TEEC_MEM_INPUT | TEEC_MEM_OUTPUT;
 		if (ADBG_EXPECT_TRUE(c, p != MAP_FAILED) &&
 		    ADBG_EXPECT_TEEC_SUCCESS(
-			    c, TEEC_RegisterSharedMemoryFileDescriptor(&xtest_teec_ctx, &shm, fd))) {
+			c, TEEC_RegisterSharedMemoryFileDescriptor(&xtest_teec_ctx, &shm, fd))) {
 			ADBG_EXPECT(c, 8192, shm.size);
 			p[8191] = 41;
 			memset(&op, 0, sizeof(op));
-			op.paramTypes = TEEC_PARAM_TYPES(TEEC_MEMREF_WHOLE, TEEC_NONE, TEEC_NONE,
-							 TEEC_NONE);
+			op.paramTypes =
+			    TEEC_PARAM_TYPES(TEEC_MEMREF_WHOLE, TEEC_NONE, TEEC_NONE, TEEC_NONE);
 			op.params[0].memref.parent = &shm;
 			ADBG_EXPECT_TEEC_SUCCESS(
-				c, TEEC_InvokeCommand(&s, TA_BASIC_CMD_INC_INOUT, &op, &orig));
+			    c, TEEC_InvokeCommand(&s, TA_BASIC_CMD_INC_INOUT, &op, &orig));
 			ADBG_EXPECT(c, 42, p[8191]);
 			TEEC_ReleaseSharedMemory(&shm);
 		}
@@ -505,8 +504,8 @@ static void xtest_tee_test_1005(ADBG_Case_t *c)
 	pid_t pids[MANY_PROCS];
 	int ok = 0;
 
-	Do_ADBG_BeginSubCase(c, "%d sessions from %d processes at once",
-			     MANY_PROCS * MANY_PER_PROC, MANY_PROCS);
+	Do_ADBG_BeginSubCase(c, "%d sessions from %d processes at once", MANY_PROCS * MANY_PER_PROC,
+			     MANY_PROCS);
 	for (int p = 0; p < MANY_PROCS; p++) {
 		fflush(stdout);
 		pids[p] = fork();
@@ -527,8 +526,8 @@ ADBG_CASE_DEFINE(regression, 1005, xtest_tee_test_1005, "Many sessions from seve
 
 static void xtest_tee_test_1012(ADBG_Case_t *c)
 {
-	TEEC_Session s1 = { 0 };
-	TEEC_Session s2 = { 0 };
+	TEEC_Session s1 = {0};
+	TEEC_Session s2 = {0};
 	uint32_t orig = 0;
 	uint32_t a = 0;
 	uint32_t b = 0;
@@ -537,17 +536,17 @@ static void xtest_tee_test_1012(ADBG_Case_t *c)
 	Do_ADBG_BeginSubCase(c, "Single instance, multi session: one instance shared");
 	if (ADBG_EXPECT_TEEC_SUCCESS(c, xtest_teec_open_session(&s1, &sims_uuid, NULL, &orig))) {
 		if (ADBG_EXPECT_TEEC_SUCCESS(
-			    c, xtest_teec_open_session(&s2, &sims_uuid, NULL, &orig))) {
+			c, xtest_teec_open_session(&s2, &sims_uuid, NULL, &orig))) {
 			ADBG_EXPECT_TEEC_SUCCESS(
-				c, invoke_values(&s1, TA_SIMS_CMD_COUNTER, 0, &a, &b, &orig));
+			    c, invoke_values(&s1, TA_SIMS_CMD_COUNTER, 0, &a, &b, &orig));
 			ADBG_EXPECT(c, 1, a);
 			ADBG_EXPECT(c, 2, b);
 			ADBG_EXPECT_TEEC_SUCCESS(
-				c, invoke_values(&s2, TA_SIMS_CMD_COUNTER, 0, &a, &b, &orig));
+			    c, invoke_values(&s2, TA_SIMS_CMD_COUNTER, 0, &a, &b, &orig));
 			ADBG_EXPECT(c, 2, a);
 			TEEC_CloseSession(&s2);
 			ADBG_EXPECT_TEEC_SUCCESS(
-				c, invoke_values(&s1, TA_SIMS_CMD_CLOSED, 0, &a, NULL, &orig));
+			    c, invoke_values(&s1, TA_SIMS_CMD_CLOSED, 0, &a, NULL, &orig));
 			ADBG_EXPECT(c, 1, a);
 		}
 		TEEC_CloseSession(&s1);
@@ -556,8 +555,8 @@ static void xtest_tee_test_1012(ADBG_Case_t *c)
 
 	Do_ADBG_BeginSubCase(c, "The instance ends with its last session");
 	if (ADBG_EXPECT_TEEC_SUCCESS(c, xtest_teec_open_session(&s1, &sims_uuid, NULL, &orig))) {
-		ADBG_EXPECT_TEEC_SUCCESS(c, invoke_values(&s1, TA_SIMS_CMD_COUNTER, 0, &a, &b,
-							  &orig));
+		ADBG_EXPECT_TEEC_SUCCESS(c,
+					 invoke_values(&s1, TA_SIMS_CMD_COUNTER, 0, &a, &b, &orig));
 		ADBG_EXPECT(c, 1, a);
 		TEEC_CloseSession(&s1);
 	}
@@ -570,7 +569,7 @@ static void xtest_tee_test_1012(ADBG_Case_t *c)
 		ADBG_EXPECT_TEEC_ERROR_ORIGIN(c, TEEC_ORIGIN_TEE, orig);
 		TEEC_CloseSession(&s1);
 		if (ADBG_EXPECT_TEEC_SUCCESS(
-			    c, xtest_teec_open_session(&s2, &single_uuid, NULL, &orig)))
+			c, xtest_teec_open_session(&s2, &single_uuid, NULL, &orig)))
 			TEEC_CloseSession(&s2);
 	}
 	Do_ADBG_EndSubCase(c, NULL);
@@ -578,18 +577,18 @@ static void xtest_tee_test_1012(ADBG_Case_t *c)
 	Do_ADBG_BeginSubCase(c, "Keep-alive instance outlives its sessions");
 	if (ADBG_EXPECT_TEEC_SUCCESS(c,
 				     xtest_teec_open_session(&s1, &keepalive_uuid, NULL, &orig))) {
-		ADBG_EXPECT_TEEC_SUCCESS(c, invoke_values(&s1, TA_SIMS_CMD_TOKEN, 0, &token, NULL,
-							  &orig));
-		ADBG_EXPECT_TEEC_SUCCESS(c, invoke_values(&s1, TA_SIMS_CMD_COUNTER, 0, &a, NULL,
-							  &orig));
+		ADBG_EXPECT_TEEC_SUCCESS(
+		    c, invoke_values(&s1, TA_SIMS_CMD_TOKEN, 0, &token, NULL, &orig));
+		ADBG_EXPECT_TEEC_SUCCESS(
+		    c, invoke_values(&s1, TA_SIMS_CMD_COUNTER, 0, &a, NULL, &orig));
 		TEEC_CloseSession(&s1);
 		if (ADBG_EXPECT_TEEC_SUCCESS(
-			    c, xtest_teec_open_session(&s1, &keepalive_uuid, NULL, &orig))) {
+			c, xtest_teec_open_session(&s1, &keepalive_uuid, NULL, &orig))) {
 			ADBG_EXPECT_TEEC_SUCCESS(
-				c, invoke_values(&s1, TA_SIMS_CMD_TOKEN, 0, &b, NULL, &orig));
+			    c, invoke_values(&s1, TA_SIMS_CMD_TOKEN, 0, &b, NULL, &orig));
 			ADBG_EXPECT(c, token, b);
 			ADBG_EXPECT_TEEC_SUCCESS(
-				c, invoke_values(&s1, TA_SIMS_CMD_COUNTER, 0, &b, NULL, &orig));
+			    c, invoke_values(&s1, TA_SIMS_CMD_COUNTER, 0, &b, NULL, &orig));
 			ADBG_EXPECT(c, a + 1, b);
 			TEEC_CloseSession(&s1);
 		}
@@ -599,11 +598,11 @@ static void xtest_tee_test_1012(ADBG_Case_t *c)
 	Do_ADBG_BeginSubCase(c, "Multi-instance TA: one instance per session");
 	if (ADBG_EXPECT_TEEC_SUCCESS(c, xtest_teec_open_session(&s1, &basic_uuid, NULL, &orig))) {
 		if (ADBG_EXPECT_TEEC_SUCCESS(
-			    c, xtest_teec_open_session(&s2, &basic_uuid, NULL, &orig))) {
+			c, xtest_teec_open_session(&s2, &basic_uuid, NULL, &orig))) {
 			invoke_values(&s1, TA_BASIC_CMD_COUNTER, 0, &a, NULL, &orig);
 			invoke_values(&s1, TA_BASIC_CMD_COUNTER, 0, &a, NULL, &orig);
 			ADBG_EXPECT_TEEC_SUCCESS(
-				c, invoke_values(&s2, TA_BASIC_CMD_COUNTER, 0, &b, NULL, &orig));
+			    c, invoke_values(&s2, TA_BASIC_CMD_COUNTER, 0, &b, NULL, &orig));
 			ADBG_EXPECT(c, 2, a);
 			ADBG_EXPECT(c, 1, b);
 			TEEC_CloseSession(&s2);
@@ -623,9 +622,9 @@ ADBG_CASE_DEFINE(regression, 1012, xtest_tee_test_1012,
 
 static void xtest_tee_test_1007(ADBG_Case_t *c)
 {
-	TEEC_Session s1 = { 0 };
-	TEEC_Session s2 = { 0 };
-	TEEC_Session other = { 0 };
+	TEEC_Session s1 = {0};
+	TEEC_Session s2 = {0};
+	TEEC_Session other = {0};
 	uint32_t orig = 0;
 	uint32_t a = 0;
 
@@ -633,9 +632,9 @@ static void xtest_tee_test_1007(ADBG_Case_t *c)
 	if (ADBG_EXPECT_TEEC_SUCCESS(c, xtest_teec_open_session(&s1, &basic_uuid, NULL, &orig)) &&
 	    ADBG_EXPECT_TEEC_SUCCESS(c,
 				     xtest_teec_open_session(&other, &basic_uuid, NULL, &orig))) {
-		ADBG_EXPECT_TEEC_RESULT(c, TEEC_ERROR_TARGET_DEAD,
-					invoke_values(&s1, TA_BASIC_CMD_PANIC, 0x1234, NULL, NULL,
-						      &orig));
+		ADBG_EXPECT_TEEC_RESULT(
+		    c, TEEC_ERROR_TARGET_DEAD,
+		    invoke_values(&s1, TA_BASIC_CMD_PANIC, 0x1234, NULL, NULL, &orig));
 		ADBG_EXPECT_TEEC_ERROR_ORIGIN(c, TEEC_ORIGIN_TEE, orig);
 		/* The session stays dead. */
 		ADBG_EXPECT_TEEC_RESULT(c, TEEC_ERROR_TARGET_DEAD,
@@ -650,9 +649,9 @@ static void xtest_tee_test_1007(ADBG_Case_t *c)
 
 	Do_ADBG_BeginSubCase(c, "A crash (bad memory access) is a dead target");
 	if (ADBG_EXPECT_TEEC_SUCCESS(c, xtest_teec_open_session(&s1, &basic_uuid, NULL, &orig))) {
-		ADBG_EXPECT_TEEC_RESULT(c, TEEC_ERROR_TARGET_DEAD,
-					invoke_values(&s1, TA_BASIC_CMD_CRASH, 0, NULL, NULL,
-						      &orig));
+		ADBG_EXPECT_TEEC_RESULT(
+		    c, TEEC_ERROR_TARGET_DEAD,
+		    invoke_values(&s1, TA_BASIC_CMD_CRASH, 0, NULL, NULL, &orig));
 		ADBG_EXPECT_TEEC_ERROR_ORIGIN(c, TEEC_ORIGIN_TEE, orig);
 		TEEC_CloseSession(&s1);
 	}
@@ -663,12 +662,12 @@ static void xtest_tee_test_1007(ADBG_Case_t *c)
 	    ADBG_EXPECT_TEEC_SUCCESS(c, xtest_teec_open_session(&s2, &sims_uuid, NULL, &orig)) &&
 	    ADBG_EXPECT_TEEC_SUCCESS(c,
 				     xtest_teec_open_session(&other, &basic_uuid, NULL, &orig))) {
-		ADBG_EXPECT_TEEC_RESULT(c, TEEC_ERROR_TARGET_DEAD,
-					invoke_values(&s1, TA_SIMS_CMD_PANIC, 1, NULL, NULL,
-						      &orig));
-		ADBG_EXPECT_TEEC_RESULT(c, TEEC_ERROR_TARGET_DEAD,
-					invoke_values(&s2, TA_SIMS_CMD_COUNTER, 0, NULL, NULL,
-						      &orig));
+		ADBG_EXPECT_TEEC_RESULT(
+		    c, TEEC_ERROR_TARGET_DEAD,
+		    invoke_values(&s1, TA_SIMS_CMD_PANIC, 1, NULL, NULL, &orig));
+		ADBG_EXPECT_TEEC_RESULT(
+		    c, TEEC_ERROR_TARGET_DEAD,
+		    invoke_values(&s2, TA_SIMS_CMD_COUNTER, 0, NULL, NULL, &orig));
 		ADBG_EXPECT_TEEC_ERROR_ORIGIN(c, TEEC_ORIGIN_TEE, orig);
 		ADBG_EXPECT_TEEC_SUCCESS(c,
 					 TEEC_InvokeCommand(&other, TA_BASIC_CMD_NOP, NULL, &orig));
@@ -677,9 +676,9 @@ static void xtest_tee_test_1007(ADBG_Case_t *c)
 		TEEC_CloseSession(&other);
 		/* A new open gets a fresh instance. */
 		if (ADBG_EXPECT_TEEC_SUCCESS(
-			    c, xtest_teec_open_session(&s1, &sims_uuid, NULL, &orig))) {
+			c, xtest_teec_open_session(&s1, &sims_uuid, NULL, &orig))) {
 			ADBG_EXPECT_TEEC_SUCCESS(
-				c, invoke_values(&s1, TA_SIMS_CMD_COUNTER, 0, &a, NULL, &orig));
+			    c, invoke_values(&s1, TA_SIMS_CMD_COUNTER, 0, &a, NULL, &orig));
 			ADBG_EXPECT(c, 1, a);
 			TEEC_CloseSession(&s1);
 		}
@@ -696,8 +695,8 @@ struct cancel_arg {
 static void *cancel_thread(void *p)
 {
 	struct cancel_arg *a = p;
-	struct timespec ts = { .tv_sec = a->delay_ms / 1000,
-			       .tv_nsec = (long)(a->delay_ms % 1000) * 1000000 };
+	struct timespec ts = {.tv_sec = a->delay_ms / 1000,
+			      .tv_nsec = (long)(a->delay_ms % 1000) * 1000000};
 
 	nanosleep(&ts, NULL);
 	TEEC_RequestCancellation(a->op);
@@ -706,9 +705,9 @@ static void *cancel_thread(void *p)
 
 static void xtest_tee_test_1009(ADBG_Case_t *c)
 {
-	TEEC_Session s = { 0 };
+	TEEC_Session s = {0};
 	TEEC_Operation op = TEEC_OPERATION_INITIALIZER;
-	struct cancel_arg arg = { .op = &op, .delay_ms = 200 };
+	struct cancel_arg arg = {.op = &op, .delay_ms = 200};
 	pthread_t t;
 	uint32_t orig = 0;
 	double t0 = 0;
@@ -716,8 +715,7 @@ static void xtest_tee_test_1009(ADBG_Case_t *c)
 	if (!ADBG_EXPECT_TEEC_SUCCESS(c, xtest_teec_open_session(&s, &basic_uuid, NULL, &orig)))
 		return;
 	Do_ADBG_BeginSubCase(c, "TEE_Wait 100 ms");
-	op.paramTypes =
-		TEEC_PARAM_TYPES(TEEC_VALUE_INPUT, TEEC_VALUE_OUTPUT, TEEC_NONE, TEEC_NONE);
+	op.paramTypes = TEEC_PARAM_TYPES(TEEC_VALUE_INPUT, TEEC_VALUE_OUTPUT, TEEC_NONE, TEEC_NONE);
 	op.params[0].value.a = 100;
 	t0 = now_ms();
 	ADBG_EXPECT_TEEC_SUCCESS(c, TEEC_InvokeCommand(&s, TA_BASIC_CMD_WAIT, &op, &orig));
@@ -726,8 +724,7 @@ static void xtest_tee_test_1009(ADBG_Case_t *c)
 
 	Do_ADBG_BeginSubCase(c, "TEE_Wait cancelled from another thread");
 	memset(&op, 0, sizeof(op));
-	op.paramTypes =
-		TEEC_PARAM_TYPES(TEEC_VALUE_INPUT, TEEC_VALUE_OUTPUT, TEEC_NONE, TEEC_NONE);
+	op.paramTypes = TEEC_PARAM_TYPES(TEEC_VALUE_INPUT, TEEC_VALUE_OUTPUT, TEEC_NONE, TEEC_NONE);
 	op.params[0].value.a = 30000;
 	t0 = now_ms();
 	if (ADBG_EXPECT(c, 0, pthread_create(&t, NULL, cancel_thread, &arg))) {
@@ -741,8 +738,7 @@ static void xtest_tee_test_1009(ADBG_Case_t *c)
 
 	Do_ADBG_BeginSubCase(c, "The next call is not cancelled");
 	memset(&op, 0, sizeof(op));
-	op.paramTypes =
-		TEEC_PARAM_TYPES(TEEC_VALUE_INPUT, TEEC_VALUE_OUTPUT, TEEC_NONE, TEEC_NONE);
+	op.paramTypes = TEEC_PARAM_TYPES(TEEC_VALUE_INPUT, TEEC_VALUE_OUTPUT, TEEC_NONE, TEEC_NONE);
 	op.params[0].value.a = 10;
 	ADBG_EXPECT_TEEC_SUCCESS(c, TEEC_InvokeCommand(&s, TA_BASIC_CMD_WAIT, &op, &orig));
 	Do_ADBG_EndSubCase(c, NULL);
@@ -754,8 +750,8 @@ static void xtest_tee_test_1009(ADBG_Case_t *c)
 		op.paramTypes = TEEC_PARAM_TYPES(TEEC_NONE, TEEC_NONE, TEEC_NONE, TEEC_NONE);
 		if (ADBG_EXPECT(c, 0, pthread_create(&t, NULL, cancel_thread, &arg))) {
 			ADBG_EXPECT_TEEC_RESULT(
-				c, TEEC_ERROR_CANCEL,
-				TEEC_InvokeCommand(&s, TA_SIMS_CMD_SPIN_CANCEL, &op, &orig));
+			    c, TEEC_ERROR_CANCEL,
+			    TEEC_InvokeCommand(&s, TA_SIMS_CMD_SPIN_CANCEL, &op, &orig));
 			pthread_join(t, NULL);
 		}
 		TEEC_CloseSession(&s);
@@ -766,11 +762,11 @@ ADBG_CASE_DEFINE(regression, 1009, xtest_tee_test_1009, "TEE Wait and cancellati
 
 static void xtest_tee_test_1010(ADBG_Case_t *c)
 {
-	TEEC_Session s = { 0 };
+	TEEC_Session s = {0};
 	uint32_t orig = 0;
 	uint32_t closed = 0;
 	uint32_t after = 0;
-	int sync[2] = { -1, -1 };
+	int sync[2] = {-1, -1};
 	pid_t pid = 0;
 	char ch = 0;
 
@@ -796,7 +792,7 @@ static void xtest_tee_test_1010(ADBG_Case_t *c)
 		kill(pid, SIGKILL);
 		waitpid(pid, NULL, 0);
 		for (int i = 0; i < 100; i++) {
-			struct timespec ts = { .tv_nsec = 20 * 1000 * 1000 };
+			struct timespec ts = {.tv_nsec = 20 * 1000 * 1000};
 
 			invoke_values(&s, TA_SIMS_CMD_CLOSED, 0, &after, NULL, &orig);
 			if (after == closed + 1)
@@ -832,16 +828,16 @@ out:
 		_exit(0);
 	}
 	if (ADBG_EXPECT_TRUE(c, pid > 0) && ADBG_EXPECT(c, 1, read(sync[0], &ch, 1))) {
-		struct timespec ts = { .tv_nsec = 100 * 1000 * 1000 };
+		struct timespec ts = {.tv_nsec = 100 * 1000 * 1000};
 
 		nanosleep(&ts, NULL);
 		kill(pid, SIGKILL);
 		waitpid(pid, NULL, 0);
 		/* Everyone else carries on while the core deals with the orphan. */
 		if (ADBG_EXPECT_TEEC_SUCCESS(
-			    c, xtest_teec_open_session(&s, &basic_uuid, NULL, &orig))) {
+			c, xtest_teec_open_session(&s, &basic_uuid, NULL, &orig))) {
 			ADBG_EXPECT_TEEC_SUCCESS(
-				c, TEEC_InvokeCommand(&s, TA_BASIC_CMD_NOP, NULL, &orig));
+			    c, TEEC_InvokeCommand(&s, TA_BASIC_CMD_NOP, NULL, &orig));
 			TEEC_CloseSession(&s);
 		}
 	}

@@ -23,10 +23,8 @@
 #define OTHER_NAME "5a1f0b7e-3c2d-4e6f-9a81-273b4c5d6eff"
 
 static const TEEC_UUID basic_uuid = TA_BASIC_UUID;
-static const TEEC_UUID other_uuid = { 0x5a1f0b7e,
-				      0x3c2d,
-				      0x4e6f,
-				      { 0x9a, 0x81, 0x27, 0x3b, 0x4c, 0x5d, 0x6e, 0xff } };
+static const TEEC_UUID other_uuid = {
+    0x5a1f0b7e, 0x3c2d, 0x4e6f, {0x9a, 0x81, 0x27, 0x3b, 0x4c, 0x5d, 0x6e, 0xff}};
 
 static uint8_t *read_file(const char *path, size_t *len)
 {
@@ -78,11 +76,11 @@ static uint8_t *basic_image(size_t *len)
 }
 
 /* Writes img as name.ta in dir and expects the open of uuid to be refused. */
-static void expect_refused(ADBG_Case_t *c, const char *dir, const char *name,
-			   const TEEC_UUID *uuid, const uint8_t *img, size_t len, const char *what)
+static void expect_refused(ADBG_Case_t *c, const char *dir, const char *name, const TEEC_UUID *uuid,
+			   const uint8_t *img, size_t len, const char *what)
 {
 	char path[PATH_MAX];
-	TEEC_Session s = { 0 };
+	TEEC_Session s = {0};
 	uint32_t orig = 0;
 	TEEC_Result res = TEEC_SUCCESS;
 
@@ -107,7 +105,7 @@ static void xtest_tee_test_1008(ADBG_Case_t *c)
 	size_t len = 0;
 	size_t sig_size = 0;
 	size_t elf_off = 0;
-	TEEC_Session s = { 0 };
+	TEEC_Session s = {0};
 	uint32_t orig = 0;
 	struct {
 		const char *what;
@@ -173,15 +171,15 @@ static void xtest_tee_test_1008(ADBG_Case_t *c)
 		snprintf(path, sizeof(path), "%s/" BASIC_NAME ".ta", dir);
 		if (ADBG_EXPECT_TRUE(c, write_file(path, img, len)) &&
 		    ADBG_EXPECT_TEEC_SUCCESS(
-			    c, xtest_teec_open_session(&s, &basic_uuid, NULL, &orig))) {
+			c, xtest_teec_open_session(&s, &basic_uuid, NULL, &orig))) {
 			TEEC_CloseSession(&s);
 			/* Same file, same inode, same size: only the bytes change. */
 			memcpy(bad, img, len);
 			bad[elf_off + 100] ^= 0x01;
 			if (ADBG_EXPECT_TRUE(c, write_file(path, bad, len)))
 				ADBG_EXPECT_TEEC_RESULT(
-					c, TEEC_ERROR_SECURITY,
-					xtest_teec_open_session(&s, &basic_uuid, NULL, &orig));
+				    c, TEEC_ERROR_SECURITY,
+				    xtest_teec_open_session(&s, &basic_uuid, NULL, &orig));
 		}
 		unlink(path);
 	}

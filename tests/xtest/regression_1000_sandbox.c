@@ -35,39 +35,39 @@ static void xtest_tee_test_1050(ADBG_Case_t *c)
 		uint32_t cmd;
 		const char *what;
 	} attempts[] = {
-		{ TA_HOSTILE_CMD_OPEN_FILE, "open a file" },
-		{ TA_HOSTILE_CMD_STAT, "stat a path" },
-		{ TA_HOSTILE_CMD_SOCKET, "make an IP socket" },
-		{ TA_HOSTILE_CMD_CONNECT_UNIX, "make a Unix socket" },
-		{ TA_HOSTILE_CMD_PTRACE, "ptrace the core" },
-		{ TA_HOSTILE_CMD_FORK, "fork" },
-		{ TA_HOSTILE_CMD_EXECVE, "execve a shell" },
-		{ TA_HOSTILE_CMD_MMAP_EXEC, "map executable memory" },
-		{ TA_HOSTILE_CMD_MPROTECT_EXEC, "make memory executable" },
-		{ TA_HOSTILE_CMD_PROCESS_VM_READ, "read the core's memory" },
-		{ TA_HOSTILE_CMD_KILL, "kill the core" },
+	    {TA_HOSTILE_CMD_OPEN_FILE, "open a file"},
+	    {TA_HOSTILE_CMD_STAT, "stat a path"},
+	    {TA_HOSTILE_CMD_SOCKET, "make an IP socket"},
+	    {TA_HOSTILE_CMD_CONNECT_UNIX, "make a Unix socket"},
+	    {TA_HOSTILE_CMD_PTRACE, "ptrace the core"},
+	    {TA_HOSTILE_CMD_FORK, "fork"},
+	    {TA_HOSTILE_CMD_EXECVE, "execve a shell"},
+	    {TA_HOSTILE_CMD_MMAP_EXEC, "map executable memory"},
+	    {TA_HOSTILE_CMD_MPROTECT_EXEC, "make memory executable"},
+	    {TA_HOSTILE_CMD_PROCESS_VM_READ, "read the core's memory"},
+	    {TA_HOSTILE_CMD_KILL, "kill the core"},
 	};
-	TEEC_Session other = { 0 };
+	TEEC_Session other = {0};
 	uint32_t orig = 0;
 	uint32_t pid = core_pid();
 
 	if (!ADBG_EXPECT_TEEC_SUCCESS(c, xtest_teec_open_session(&other, &basic_uuid, NULL, &orig)))
 		return;
 	for (size_t i = 0; i < sizeof(attempts) / sizeof(attempts[0]); i++) {
-		TEEC_Session s = { 0 };
+		TEEC_Session s = {0};
 		TEEC_Operation op = TEEC_OPERATION_INITIALIZER;
 
 		Do_ADBG_BeginSubCase(c, "A TA may not %s", attempts[i].what);
 		if (ADBG_EXPECT_TEEC_SUCCESS(
-			    c, xtest_teec_open_session(&s, &hostile_uuid, NULL, &orig))) {
+			c, xtest_teec_open_session(&s, &hostile_uuid, NULL, &orig))) {
 			ADBG_EXPECT_TEEC_SUCCESS(
-				c, TEEC_InvokeCommand(&s, TA_HOSTILE_CMD_NOP, NULL, &orig));
-			op.paramTypes = TEEC_PARAM_TYPES(TEEC_VALUE_INPUT, TEEC_NONE, TEEC_NONE,
-							 TEEC_NONE);
+			    c, TEEC_InvokeCommand(&s, TA_HOSTILE_CMD_NOP, NULL, &orig));
+			op.paramTypes =
+			    TEEC_PARAM_TYPES(TEEC_VALUE_INPUT, TEEC_NONE, TEEC_NONE, TEEC_NONE);
 			op.params[0].value.a = pid;
-			ADBG_EXPECT_TEEC_RESULT(c, TEEC_ERROR_TARGET_DEAD,
-						TEEC_InvokeCommand(&s, attempts[i].cmd, &op,
-								   &orig));
+			ADBG_EXPECT_TEEC_RESULT(
+			    c, TEEC_ERROR_TARGET_DEAD,
+			    TEEC_InvokeCommand(&s, attempts[i].cmd, &op, &orig));
 			ADBG_EXPECT_TEEC_ERROR_ORIGIN(c, TEEC_ORIGIN_TEE, orig);
 			TEEC_CloseSession(&s);
 		}
@@ -80,20 +80,20 @@ static void xtest_tee_test_1050(ADBG_Case_t *c)
 
 	Do_ADBG_BeginSubCase(c, "The heap is bounded by TA_DATA_SIZE");
 	{
-		TEEC_Session s = { 0 };
+		TEEC_Session s = {0};
 		TEEC_Operation op = TEEC_OPERATION_INITIALIZER;
 
 		if (ADBG_EXPECT_TEEC_SUCCESS(
-			    c, xtest_teec_open_session(&s, &hostile_uuid, NULL, &orig))) {
+			c, xtest_teec_open_session(&s, &hostile_uuid, NULL, &orig))) {
 			op.paramTypes = TEEC_PARAM_TYPES(TEEC_VALUE_INPUT, TEEC_VALUE_OUTPUT,
 							 TEEC_NONE, TEEC_NONE);
 			op.params[0].value.a = 512 * 1024;
 			ADBG_EXPECT_TEEC_SUCCESS(
-				c, TEEC_InvokeCommand(&s, TA_HOSTILE_CMD_ALLOC, &op, &orig));
+			    c, TEEC_InvokeCommand(&s, TA_HOSTILE_CMD_ALLOC, &op, &orig));
 			ADBG_EXPECT(c, 1, op.params[1].value.a);
 			op.params[0].value.a = 2 * 1024 * 1024;
 			ADBG_EXPECT_TEEC_SUCCESS(
-				c, TEEC_InvokeCommand(&s, TA_HOSTILE_CMD_ALLOC, &op, &orig));
+			    c, TEEC_InvokeCommand(&s, TA_HOSTILE_CMD_ALLOC, &op, &orig));
 			ADBG_EXPECT(c, 0, op.params[1].value.a);
 			TEEC_CloseSession(&s);
 		}

@@ -21,7 +21,7 @@ static const TEEC_UUID keepalive_uuid = TA_KEEPALIVE_UUID;
 
 static void xtest_tee_test_1011(ADBG_Case_t *c)
 {
-	TEEC_Session s = { 0 };
+	TEEC_Session s = {0};
 	TEEC_Operation op = TEEC_OPERATION_INITIALIZER;
 	uint8_t in[300];
 	uint8_t out[300];
@@ -32,8 +32,7 @@ static void xtest_tee_test_1011(ADBG_Case_t *c)
 	if (!ADBG_EXPECT_TEEC_SUCCESS(c, xtest_teec_open_session(&s, &basic_uuid, NULL, &orig)))
 		return;
 	Do_ADBG_BeginSubCase(c, "Values through a second TA");
-	op.paramTypes =
-		TEEC_PARAM_TYPES(TEEC_VALUE_INPUT, TEEC_VALUE_OUTPUT, TEEC_NONE, TEEC_NONE);
+	op.paramTypes = TEEC_PARAM_TYPES(TEEC_VALUE_INPUT, TEEC_VALUE_OUTPUT, TEEC_NONE, TEEC_NONE);
 	op.params[0].value.a = 1000;
 	op.params[0].value.b = 337;
 	if (ADBG_EXPECT_TEEC_SUCCESS(c,
@@ -69,10 +68,9 @@ static void xtest_tee_test_1011(ADBG_Case_t *c)
 
 	Do_ADBG_BeginSubCase(c, "A callee that panics is a dead target to its caller only");
 	memset(&op, 0, sizeof(op));
-	op.paramTypes =
-		TEEC_PARAM_TYPES(TEEC_VALUE_INPUT, TEEC_VALUE_OUTPUT, TEEC_NONE, TEEC_NONE);
+	op.paramTypes = TEEC_PARAM_TYPES(TEEC_VALUE_INPUT, TEEC_VALUE_OUTPUT, TEEC_NONE, TEEC_NONE);
 	if (ADBG_EXPECT_TEEC_SUCCESS(
-		    c, TEEC_InvokeCommand(&s, TA_BASIC_CMD_TA2TA_PANIC, &op, &orig))) {
+		c, TEEC_InvokeCommand(&s, TA_BASIC_CMD_TA2TA_PANIC, &op, &orig))) {
 		ADBG_EXPECT(c, TEEC_ERROR_TARGET_DEAD, op.params[1].value.a);
 		ADBG_EXPECT(c, TEEC_ORIGIN_TEE, op.params[1].value.b);
 	}
@@ -81,13 +79,12 @@ static void xtest_tee_test_1011(ADBG_Case_t *c)
 
 	Do_ADBG_BeginSubCase(c, "A cancellation timeout reaches the callee");
 	memset(&op, 0, sizeof(op));
-	op.paramTypes =
-		TEEC_PARAM_TYPES(TEEC_VALUE_INPUT, TEEC_VALUE_OUTPUT, TEEC_NONE, TEEC_NONE);
+	op.paramTypes = TEEC_PARAM_TYPES(TEEC_VALUE_INPUT, TEEC_VALUE_OUTPUT, TEEC_NONE, TEEC_NONE);
 	op.params[0].value.a = 20000;
 	op.params[0].value.b = 100;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (ADBG_EXPECT_TEEC_SUCCESS(
-		    c, TEEC_InvokeCommand(&s, TA_BASIC_CMD_TA2TA_TIMEOUT, &op, &orig))) {
+		c, TEEC_InvokeCommand(&s, TA_BASIC_CMD_TA2TA_TIMEOUT, &op, &orig))) {
 		clock_gettime(CLOCK_MONOTONIC, &t1);
 		ADBG_EXPECT(c, TEEC_ERROR_CANCEL, op.params[1].value.a);
 		ADBG_EXPECT_COMPARE_SIGNED(c, (long)(t1.tv_sec - t0.tv_sec), <, 10);
@@ -103,7 +100,7 @@ static void xtest_tee_test_1011(ADBG_Case_t *c)
 		op.params[0].tmpref.buffer = (void *)&sims_uuid;
 		op.params[0].tmpref.size = sizeof(sims_uuid);
 		if (ADBG_EXPECT_TEEC_SUCCESS(
-			    c, TEEC_InvokeCommand(&s, TA_SIMS_CMD_OPEN_TO, &op, &orig)))
+			c, TEEC_InvokeCommand(&s, TA_SIMS_CMD_OPEN_TO, &op, &orig)))
 			ADBG_EXPECT(c, TEE_ERROR_BUSY_CODE, op.params[1].value.a);
 		Do_ADBG_EndSubCase(c, NULL);
 
@@ -114,12 +111,12 @@ static void xtest_tee_test_1011(ADBG_Case_t *c)
 		op.params[0].tmpref.buffer = (void *)&keepalive_uuid;
 		op.params[0].tmpref.size = sizeof(keepalive_uuid);
 		if (ADBG_EXPECT_TEEC_SUCCESS(
-			    c, TEEC_InvokeCommand(&s, TA_SIMS_CMD_CALL_BACK, &op, &orig))) {
+			c, TEEC_InvokeCommand(&s, TA_SIMS_CMD_CALL_BACK, &op, &orig))) {
 			ADBG_EXPECT(c, 0, op.params[1].value.b);
 			ADBG_EXPECT(c, TEE_ERROR_BUSY_CODE, op.params[1].value.a);
 		}
-		ADBG_EXPECT_TEEC_SUCCESS(
-			c, TEEC_InvokeCommand(&s, TA_SIMS_CMD_COUNTER, &op, &orig));
+		ADBG_EXPECT_TEEC_SUCCESS(c,
+					 TEEC_InvokeCommand(&s, TA_SIMS_CMD_COUNTER, &op, &orig));
 		TEEC_CloseSession(&s);
 	}
 	Do_ADBG_EndSubCase(c, NULL);

@@ -306,8 +306,7 @@ TEE_Result bo_rsa_verify(uint32_t alg, struct be_pkey *k, const struct be_asym_p
 		goto out;
 	}
 	if (EVP_PKEY_verify(ctx, sig, sig_len, digest, len) == 1 ||
-	    (s == RSA_SSA_PKCS1 && p->hash &&
-	     verify_missing_null(k, p, digest, len, sig, sig_len)))
+	    (s == RSA_SSA_PKCS1 && p->hash && verify_missing_null(k, p, digest, len, sig, sig_len)))
 		res = TEE_SUCCESS;
 	ERR_clear_error();
 out:

@@ -22,8 +22,7 @@ void TA_DestroyEntryPoint(void)
 {
 }
 
-TEE_Result TA_OpenSessionEntryPoint(uint32_t types, TEE_Param params[TEE_NUM_PARAMS],
-				    void **ctx)
+TEE_Result TA_OpenSessionEntryPoint(uint32_t types, TEE_Param params[TEE_NUM_PARAMS], void **ctx)
 {
 	struct session *s = TEE_Malloc(sizeof(*s), TEE_MALLOC_FILL_ZERO);
 
@@ -105,20 +104,20 @@ static TEE_Result ta2ta(uint32_t cmd, TEE_Param p[TEE_NUM_PARAMS])
 	case TA_BASIC_CMD_TA2TA_PANIC:
 		q[0].value.a = 0xbeef;
 		p[1].value.a = TEE_InvokeTACommand(
-			s, TEE_TIMEOUT_INFINITE, TA_BASIC_CMD_PANIC,
-			TEE_PARAM_TYPES(TEE_PARAM_TYPE_VALUE_INPUT, TEE_PARAM_TYPE_NONE,
-					TEE_PARAM_TYPE_NONE, TEE_PARAM_TYPE_NONE),
-			q, &origin);
+		    s, TEE_TIMEOUT_INFINITE, TA_BASIC_CMD_PANIC,
+		    TEE_PARAM_TYPES(TEE_PARAM_TYPE_VALUE_INPUT, TEE_PARAM_TYPE_NONE,
+				    TEE_PARAM_TYPE_NONE, TEE_PARAM_TYPE_NONE),
+		    q, &origin);
 		p[1].value.b = origin;
 		/* The dead callee's session still closes cleanly. */
 		break;
 	case TA_BASIC_CMD_TA2TA_TIMEOUT:
 		q[0].value.a = p[0].value.a;
 		p[1].value.a = TEE_InvokeTACommand(
-			s, p[0].value.b, TA_BASIC_CMD_WAIT,
-			TEE_PARAM_TYPES(TEE_PARAM_TYPE_VALUE_INPUT, TEE_PARAM_TYPE_VALUE_OUTPUT,
-					TEE_PARAM_TYPE_NONE, TEE_PARAM_TYPE_NONE),
-			q, &origin);
+		    s, p[0].value.b, TA_BASIC_CMD_WAIT,
+		    TEE_PARAM_TYPES(TEE_PARAM_TYPE_VALUE_INPUT, TEE_PARAM_TYPE_VALUE_OUTPUT,
+				    TEE_PARAM_TYPE_NONE, TEE_PARAM_TYPE_NONE),
+		    q, &origin);
 		break;
 	default:
 		res = TEE_ERROR_NOT_SUPPORTED;

@@ -25,8 +25,7 @@ void TA_DestroyEntryPoint(void)
 {
 }
 
-TEE_Result TA_OpenSessionEntryPoint(uint32_t types, TEE_Param params[TEE_NUM_PARAMS],
-				    void **ctx)
+TEE_Result TA_OpenSessionEntryPoint(uint32_t types, TEE_Param params[TEE_NUM_PARAMS], void **ctx)
 {
 	(void)types;
 	(void)params;
@@ -43,10 +42,10 @@ TEE_Result TA_InvokeCommandEntryPoint(void *ctx, uint32_t cmd, uint32_t types,
 				      TEE_Param p[TEE_NUM_PARAMS])
 {
 	static char sh[] = "/bin/sh";
-	char *argv[] = { sh, NULL };
+	char *argv[] = {sh, NULL};
 	char buf[16];
-	struct iovec local = { .iov_base = buf, .iov_len = sizeof(buf) };
-	struct iovec remote = { .iov_base = (void *)0x400000, .iov_len = sizeof(buf) };
+	struct iovec local = {.iov_base = buf, .iov_len = sizeof(buf)};
+	struct iovec remote = {.iov_base = (void *)0x400000, .iov_len = sizeof(buf)};
 	struct stat st;
 	void *mem = NULL;
 

@@ -27,8 +27,7 @@ void TA_DestroyEntryPoint(void)
 {
 }
 
-TEE_Result TA_OpenSessionEntryPoint(uint32_t types, TEE_Param params[TEE_NUM_PARAMS],
-				    void **ctx)
+TEE_Result TA_OpenSessionEntryPoint(uint32_t types, TEE_Param params[TEE_NUM_PARAMS], void **ctx)
 {
 	(void)types;
 	(void)params;
@@ -76,8 +75,9 @@ static TEE_Result call_back(TEE_Param p[TEE_NUM_PARAMS])
 	q[0].memref.buffer = (void *)&self;
 	q[0].memref.size = sizeof(self);
 	TEE_InvokeTACommand(s, TEE_TIMEOUT_INFINITE, TA_SIMS_CMD_OPEN_TO,
-			    TEE_PARAM_TYPES(TEE_PARAM_TYPE_MEMREF_INPUT, TEE_PARAM_TYPE_VALUE_OUTPUT,
-					    TEE_PARAM_TYPE_NONE, TEE_PARAM_TYPE_NONE),
+			    TEE_PARAM_TYPES(TEE_PARAM_TYPE_MEMREF_INPUT,
+					    TEE_PARAM_TYPE_VALUE_OUTPUT, TEE_PARAM_TYPE_NONE,
+					    TEE_PARAM_TYPE_NONE),
 			    q, &origin);
 	p[1].value.a = q[1].value.a;
 	TEE_CloseTASession(s);

@@ -51,7 +51,7 @@ static void info(struct ta *t)
 static void fill(struct ta *t)
 {
 	TEEC_Operation op = {0};
-	uint8_t buf[300] = { 0 };
+	uint8_t buf[300] = {0};
 	TEEC_Result res = TEEC_ERROR_GENERIC;
 	int ok = 1;
 

@@ -2,9 +2,12 @@
 #ifndef TA_BASIC_H
 #define TA_BASIC_H
 
-#define TA_BASIC_UUID                                                                    \
-	{                                                                                \
-		0x5a1f0b7e, 0x3c2d, 0x4e6f, { 0x9a, 0x81, 0x27, 0x3b, 0x4c, 0x5d, 0x6e, 0x01 } \
+#define TA_BASIC_UUID                                                                              \
+	{                                                                                          \
+		0x5a1f0b7e, 0x3c2d, 0x4e6f,                                                        \
+		{                                                                                  \
+			0x9a, 0x81, 0x27, 0x3b, 0x4c, 0x5d, 0x6e, 0x01                             \
+		}                                                                                  \
 	}
 
 #define TA_BASIC_CMD_NOP 0

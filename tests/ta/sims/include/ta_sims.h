@@ -7,21 +7,33 @@
 #ifndef TA_SIMS_H
 #define TA_SIMS_H
 
-#define TA_SIMS_UUID                                                                     \
-	{                                                                                \
-		0x5a1f0b7e, 0x3c2d, 0x4e6f, { 0x9a, 0x81, 0x27, 0x3b, 0x4c, 0x5d, 0x6e, 0x02 } \
+#define TA_SIMS_UUID                                                                               \
+	{                                                                                          \
+		0x5a1f0b7e, 0x3c2d, 0x4e6f,                                                        \
+		{                                                                                  \
+			0x9a, 0x81, 0x27, 0x3b, 0x4c, 0x5d, 0x6e, 0x02                             \
+		}                                                                                  \
 	}
-#define TA_SINGLE_UUID                                                                   \
-	{                                                                                \
-		0x5a1f0b7e, 0x3c2d, 0x4e6f, { 0x9a, 0x81, 0x27, 0x3b, 0x4c, 0x5d, 0x6e, 0x03 } \
+#define TA_SINGLE_UUID                                                                             \
+	{                                                                                          \
+		0x5a1f0b7e, 0x3c2d, 0x4e6f,                                                        \
+		{                                                                                  \
+			0x9a, 0x81, 0x27, 0x3b, 0x4c, 0x5d, 0x6e, 0x03                             \
+		}                                                                                  \
 	}
-#define TA_KEEPALIVE_UUID                                                                \
-	{                                                                                \
-		0x5a1f0b7e, 0x3c2d, 0x4e6f, { 0x9a, 0x81, 0x27, 0x3b, 0x4c, 0x5d, 0x6e, 0x04 } \
+#define TA_KEEPALIVE_UUID                                                                          \
+	{                                                                                          \
+		0x5a1f0b7e, 0x3c2d, 0x4e6f,                                                        \
+		{                                                                                  \
+			0x9a, 0x81, 0x27, 0x3b, 0x4c, 0x5d, 0x6e, 0x04                             \
+		}                                                                                  \
 	}
-#define TA_CREATE_FAIL_UUID                                                              \
-	{                                                                                \
-		0x5a1f0b7e, 0x3c2d, 0x4e6f, { 0x9a, 0x81, 0x27, 0x3b, 0x4c, 0x5d, 0x6e, 0x05 } \
+#define TA_CREATE_FAIL_UUID                                                                        \
+	{                                                                                          \
+		0x5a1f0b7e, 0x3c2d, 0x4e6f,                                                        \
+		{                                                                                  \
+			0x9a, 0x81, 0x27, 0x3b, 0x4c, 0x5d, 0x6e, 0x05                             \
+		}                                                                                  \
 	}
 
 /* value[0].a = ++instance counter; value[0].b = open sessions */
