@@ -117,9 +117,9 @@
  * id is id_len:u32 then id_len (<= 64) bytes; info is type:u32 size:u32
  * max_size:u32 usage:u32 data_size:u64 flags:u32 (the object's, as opened).
  */
-#define MSG_STOR_OPEN 0x0701	    /* storage:u32 flags:u32 id -> handle:u32 info attr_len:u32 */
-#define MSG_STOR_CREATE 0x0702	    /* storage:u32 flags:u32 id info_in attr_len:u32 data_len:u32 */
-				    /* [bulk: attrs, then data] -> handle:u32 */
+#define MSG_STOR_OPEN 0x0701   /* storage:u32 flags:u32 id -> handle:u32 info attr_len:u32 */
+#define MSG_STOR_CREATE 0x0702 /* storage:u32 flags:u32 id info_in attr_len:u32 data_len:u32 */
+/* [bulk: attrs, then data] -> handle:u32 */
 #define MSG_STOR_READ 0x0703	    /* handle:u32 pos:u64 len:u32 -> count:u32 [bulk: data] */
 #define MSG_STOR_WRITE 0x0704	    /* handle:u32 pos:u64 len:u32 more:u32 [bulk: data] */
 #define MSG_STOR_TRUNCATE 0x0705    /* handle:u32 size:u64 */
