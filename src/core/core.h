@@ -113,6 +113,10 @@ struct core {
 int core_watch(struct core *c, struct endpoint *ep);
 void core_unwatch(struct core *c, struct endpoint *ep);
 
+/* sandbox.c: the core's seccomp allowlist, no processes, programs or networks */
+int core_sandbox_enter(void);
+unsigned core_sandbox_refusals(void);
+
 /* client.c: requests on a client connection */
 void client_accept(struct core *c);
 void client_readable(struct core *c, struct client *cl);

@@ -104,8 +104,8 @@ static void usage(FILE *f)
 	    "  -k, --ta-key PEM              also trust TAs signed with this RSA key\n"
 	    "      --socket-group NAME       only members of group NAME may connect\n"
 	    "      --secure-dir DIR          the core's own secrets: the storage HUK and\n"
-	    "                                the emulated RPMB (default: secure/ in the\n"
-	    "                                state dir of swtee run; none: no storage)\n"
+	    "                                the emulated RPMB (swtee run passes secure/\n"
+	    "                                in its state dir; without it, no storage)\n"
 	    "      --socket-policy FILE      which TAs may reach which hosts and ports over\n"
 	    "                                GP Sockets (default: loopback only; see\n"
 	    "                                docs/sockets.md)\n"
@@ -300,6 +300,10 @@ int main(int argc, char **argv)
 		log_error("cannot start the TA zygote");
 		return 1;
 	}
+	if (core_sandbox_enter()) {
+		log_error("cannot load the core's seccomp allowlist");
+		return 1;
+	}
 	log_info("listening on %s (supplicant: %s)", sock_path, supp_path);
 	if (ready_fd >= 0) {
 		if (write(ready_fd, "ready\n", 6) != 6)
@@ -327,5 +331,10 @@ int main(int argc, char **argv)
 	unlink(supp_path);
 	for (size_t i = 0; i < c->nkeys; i++)
 		EVP_PKEY_free(c->keys[i]);
+	if (core_sandbox_refusals()) {
+		log_error("the core sandbox refused %u system calls (see above)",
+			  core_sandbox_refusals());
+		return 3;
+	}
 	return 0;
 }
