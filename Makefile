@@ -11,7 +11,10 @@ BUILD ?= build
 BUILD_ASAN ?= build-asan
 BUILD_FUZZ ?= build-fuzz
 FUZZ_SECONDS ?= 60
-FUZZERS := core_client core_instance ta_params teec_result ta_image tpm_frame
+FUZZERS := core_client core_instance ta_params teec_result ta_image tpm_frame \
+	$(STORAGE_FUZZERS)
+# The storage engine's parsers (tests/fuzz/storage.cmake).
+STORAGE_FUZZERS := storage_reply storage_rpmb storage_journal storage_dir storage_map storage_sweep
 PREFIX ?= /usr/local
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
@@ -112,8 +115,9 @@ check: build
 		exit 1; }
 	@echo "check: cppcheck and clang-tidy are clean"
 
-# Long load: 64 clients x 4 sessions x 5000 invokes with memrefs, on a
-# private TEE; zero errors and no descriptor or memory growth in the core.
+# Long load: 64 clients x 4 sessions x 5000 invokes with memrefs, every
+# fourth client also making durable storage writes, on a private TEE; zero
+# errors and no descriptor or memory growth in the core.
 # Then the storage crash test for SOAK_CRASH_TRIALS trials (SIGKILL of the
 # core or the supplicant in the middle of changes; see docs/storage.md).
 SOAK_CRASH_TRIALS ?= 5000

@@ -164,6 +164,8 @@
  *                                                  window NUL-separated; len 0: from the first)
  *   FS_OP_ZERO     name off:u64 len:u32           (writes zeros)
  *   FS_OP_WRITEOUT name off:u64 len:u32           (starts writeback; a hint)
+ *   FS_OP_RESERVE  name off:u64 len:u32           (allocates the range, keeping the
+ *                                                  file's size and bytes; creates the file)
  * where name is len:u8 and the characters. Reply: result:u32 (FS_RES_*)
  * failed:u32 (the index of the op that failed) then for every op run, its
  * count:u32 (bytes read, copied or listed; 0 otherwise).
@@ -181,6 +183,7 @@
 #define FS_OP_LIST 9
 #define FS_OP_ZERO 10
 #define FS_OP_WRITEOUT 11
+#define FS_OP_RESERVE 12
 #define FS_RES_OK 0
 #define FS_RES_NOENT 1
 #define FS_RES_NOSPC 2

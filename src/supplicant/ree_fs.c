@@ -32,6 +32,7 @@
 struct cached_fd {
 	char name[PROTO_FS_NAME_MAX + 1];
 	int fd;
+	bool rdonly; /* opened for reading only: the file or the file system is read-only */
 	unsigned long used;
 };
 
@@ -120,29 +121,43 @@ static void fd_cache_clear(struct channel *ch)
 	}
 }
 
-/* The open file name in the current directory; created when create is set. */
-static int file_get(struct channel *ch, const char *name, bool create)
+/*
+ * The open file name in the current directory, for writing when write is
+ * set (then created if absent), else for reading: on a read-only file
+ * system, or a file this user may not write, reads still work.
+ */
+static int file_get(struct channel *ch, const char *name, bool write)
 {
 	struct cached_fd *victim = &ch->fds[0];
+	bool rdonly = false;
 	int fd = -1;
 
 	for (size_t i = 0; i < FD_CACHE; i++) {
 		struct cached_fd *c = &ch->fds[i];
 
 		if (c->fd >= 0 && !strcmp(c->name, name)) {
+			if (write && c->rdonly) {
+				/* Writable again, perhaps: opened anew below, in this slot. */
+				victim = c;
+				break;
+			}
 			c->used = ++ch->tick;
 			return c->fd;
 		}
 		if (c->fd < 0 || (victim->fd >= 0 && c->used < victim->used))
 			victim = c;
 	}
-	fd =
-	    openat(ch->dirfd, name, O_RDWR | O_CLOEXEC | O_NOFOLLOW | (create ? O_CREAT : 0), 0600);
+	fd = openat(ch->dirfd, name, O_RDWR | O_CLOEXEC | O_NOFOLLOW | (write ? O_CREAT : 0), 0600);
+	if (fd < 0 && !write && (errno == EROFS || errno == EACCES)) {
+		fd = openat(ch->dirfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+		rdonly = true;
+	}
 	if (fd < 0)
 		return -1;
 	if (victim->fd >= 0)
 		close(victim->fd);
 	victim->fd = fd;
+	victim->rdonly = rdonly;
 	victim->used = ++ch->tick;
 	snprintf(victim->name, sizeof(victim->name), "%s", name);
 	return fd;
@@ -324,6 +339,25 @@ static int op_zero(int fd, uint64_t off, uint32_t len, uint8_t *scratch)
 	return 0;
 }
 
+/*
+ * The space of [off, off + len) allocated, the size and bytes of the file
+ * as they were: what the core writes there after a commit cannot then fail
+ * for a full disk. A file system that cannot do it gets no guarantee.
+ */
+static int op_reserve(int fd, uint64_t off, uint32_t len)
+{
+	int r = 0;
+
+	if (!len)
+		return 0;
+	do {
+		r = fallocate(fd, FALLOC_FL_KEEP_SIZE, (off_t)off, (off_t)len);
+	} while (r && errno == EINTR);
+	if (r && (errno == EOPNOTSUPP || errno == ENOSYS))
+		return 0;
+	return r;
+}
+
 /* Runs one op; -1 with errno set when it fails. */
 static int run_op(struct channel *ch, uint32_t op, struct buf_reader *r, uint32_t *count)
 {
@@ -392,6 +426,12 @@ static int run_op(struct channel *ch, uint32_t op, struct buf_reader *r, uint32_
 			break;
 		fd = file_get(ch, name, true);
 		return fd < 0 ? -1 : op_zero(fd, off, len, ch->bounce);
+	case FS_OP_RESERVE:
+		if (!get_name(r, name) || !buf_get_u64(r, &off) || !buf_get_u32(r, &len) ||
+		    off > (uint64_t)INT64_MAX - len)
+			break;
+		fd = file_get(ch, name, true);
+		return fd < 0 ? -1 : op_reserve(fd, off, len);
 	case FS_OP_WRITEOUT:
 		if (!get_name(r, name) || !buf_get_u64(r, &off) || !buf_get_u32(r, &len) ||
 		    off > INT64_MAX)

@@ -666,9 +666,33 @@ static bool bystanders_ok(char *out, size_t n)
 
 /* ---- TA instance processes, found through /proc ---- */
 
-/* Pids of the TA instances that map the image of uuid; returns how many. */
+/* The parent of pid, or -1. */
+static pid_t parent_of(pid_t pid)
+{
+	char path[64];
+	char line[256];
+	long ppid = -1;
+	FILE *f = NULL;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "PPid: %ld", &ppid) == 1)
+			break;
+	fclose(f);
+	return (pid_t)ppid;
+}
+
+/*
+ * Pids of the TA instances that map the image of uuid and belong to this
+ * test's TEE (children of the zygote its core started: other TEEs may run
+ * on the machine at the same time); returns how many.
+ */
 static size_t ta_pids(const TEEC_UUID *uuid, pid_t *out, size_t cap)
 {
+	pid_t core = core_pid();
 	struct swtee_uuid u;
 	char name[SWTEE_UUID_STR_LEN];
 	char path[64];
@@ -706,7 +730,7 @@ static size_t ta_pids(const TEEC_UUID *uuid, pid_t *out, size_t cap)
 		while (!found && fgets(line, sizeof(line), f))
 			found = strstr(line, "memfd:") && strstr(line, name);
 		fclose(f);
-		if (found && n < cap)
+		if (found && n < cap && core > 0 && parent_of(parent_of((pid_t)pid)) == core)
 			out[n++] = (pid_t)pid;
 	}
 	closedir(d);

@@ -9,12 +9,12 @@
 
 static TEEC_Context ctx;
 static TEEC_Session sess;
+static uint32_t last_origin;
 
 static TEEC_Result invoke(uint32_t cmd, TEEC_Operation *op)
 {
-	uint32_t orig = 0;
-
-	return TEEC_InvokeCommand(&sess, cmd, op, &orig);
+	last_origin = 0;
+	return TEEC_InvokeCommand(&sess, cmd, op, &last_origin);
 }
 
 static TEEC_Result value(uint32_t cmd, uint32_t a, uint32_t b)
@@ -30,15 +30,26 @@ static TEEC_Result value(uint32_t cmd, uint32_t a, uint32_t b)
 TEEC_Result st_init(void)
 {
 	const TEEC_UUID uuid = TA_STORAGE_UUID;
-	uint32_t orig = 0;
+
+	return st_init_ta(&uuid);
+}
+
+TEEC_Result st_init_ta(const TEEC_UUID *uuid)
+{
 	TEEC_Result res = TEEC_InitializeContext(NULL, &ctx);
 
+	last_origin = 0;
 	if (res)
 		return res;
-	res = TEEC_OpenSession(&ctx, &sess, &uuid, TEEC_LOGIN_PUBLIC, NULL, NULL, &orig);
+	res = TEEC_OpenSession(&ctx, &sess, uuid, TEEC_LOGIN_PUBLIC, NULL, NULL, &last_origin);
 	if (res)
 		TEEC_FinalizeContext(&ctx);
 	return res;
+}
+
+uint32_t st_origin(void)
+{
+	return last_origin;
 }
 
 void st_fini(void)
@@ -66,6 +77,15 @@ TEEC_Result st_open(const char *name, uint32_t flags, uint32_t *h)
 TEEC_Result st_close(uint32_t h)
 {
 	return value(TA_STORAGE_CMD_CLOSE, h, 0);
+}
+
+/* Closes h after a call, keeping that call's origin for st_origin. */
+static void close_after(uint32_t h)
+{
+	uint32_t origin = last_origin;
+
+	st_close(h);
+	last_origin = origin;
 }
 
 TEEC_Result st_create(const char *name, const void *data, size_t len)
@@ -107,7 +127,7 @@ TEEC_Result st_write_at(const char *name, uint32_t off, const void *data, size_t
 		op.params[1].value.a = h;
 		res = invoke(TA_STORAGE_CMD_WRITE, &op);
 	}
-	st_close(h);
+	close_after(h);
 	return res;
 }
 
@@ -119,7 +139,7 @@ TEEC_Result st_truncate(const char *name, uint32_t size)
 	if (res)
 		return res;
 	res = value(TA_STORAGE_CMD_TRUNC, h, size);
-	st_close(h);
+	close_after(h);
 	return res;
 }
 
@@ -137,7 +157,7 @@ TEEC_Result st_rename(const char *name, const char *to)
 	op.params[1].tmpref.buffer = (void *)to;
 	op.params[1].tmpref.size = strlen(to);
 	res = invoke(TA_STORAGE_CMD_RENAME, &op);
-	st_close(h);
+	close_after(h);
 	return res;
 }
 
@@ -169,7 +189,7 @@ TEEC_Result st_read_all(const char *name, uint8_t *buf, size_t cap, size_t *len)
 		*len += op.params[1].value.b;
 	}
 	if (h)
-		st_close(h);
+		close_after(h);
 	return res;
 }
 

@@ -16,8 +16,12 @@
 #define ST_RWM 0x7u
 #define ST_OVERWRITE 0x400u
 
-/* Opens the session; TEEC_SUCCESS or the error. */
+/* Opens the session to the storage TA; TEEC_SUCCESS or the error. */
 TEEC_Result st_init(void);
+/* The same with another TA of the same commands (storage2). */
+TEEC_Result st_init_ta(const TEEC_UUID *uuid);
+/* The origin (TEEC_ORIGIN_*) of the last call's result. */
+uint32_t st_origin(void);
 void st_fini(void);
 TEEC_Result st_open(const char *name, uint32_t flags, uint32_t *h);
 TEEC_Result st_close(uint32_t h);

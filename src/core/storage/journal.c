@@ -65,6 +65,8 @@
 #define DIRTY_MAX 2048
 /* Records with this much bulk at most go to the RPMB log. */
 #define STOR_LOG_INLINE (256u * 1024)
+/* The end of the RPMB log, kept for deletes when a checkpoint finds the disk full. */
+#define LOG_KEEP (32u * 1024)
 /* The write area: REE records staged first, files written in place after. */
 #define BULK_REGION (FS_WRITE_AREA_LEN / 2)
 #define BULK_ROOM (BULK_REGION - RHDR_LEN)
@@ -179,7 +181,9 @@ static bool hdr_decode(struct store *s, const uint8_t in[HDR_LEN], struct jhdr *
 	buf_get_u64(&r, &h->dir_len);
 	buf_get_bytes(&r, h->dir_hash, STOR_HASH);
 	memcpy(h->tag, in + HDR_BODY + STOR_IV, STOR_TAG);
+	/* A snapshot has a sequence number: dir_seq 0 is none (the sweep would remove d0...0). */
 	return buf_done(&r) && magic == J_MAGIC_HDR && version == J_VERSION && h->seq &&
+	       (h->dir_seq || !h->dir_len) &&
 	       h->dir_len <= (uint64_t)STOR_OBJECTS_MAX * ENTRY_BYTES + DHDR_LEN + STOR_TAG;
 }
 
@@ -234,6 +238,10 @@ void txn_begin(struct txn *t, struct store *s)
 	memset(t, 0, sizeof(*t));
 	t->s = s;
 	fsb_init(&t->b, s->fs, s->dir);
+	if (s->readonly) {
+		t->err = TEE_ERROR_STORAGE_NOT_AVAILABLE;
+		return;
+	}
 	if (crypt_random(t->iv, STOR_IV)) {
 		t->err = TEE_ERROR_GENERIC;
 		return;
@@ -738,6 +746,7 @@ static bool meta_apply(struct store *s, struct apply *a, const uint8_t *meta, si
 		case META_PUT: {
 			struct stor_entry *tmp = entry_new();
 			struct stor_entry *e = NULL;
+			struct stor_entry *other = NULL;
 
 			if (!tmp)
 				return false;
@@ -746,6 +755,12 @@ static bool meta_apply(struct store *s, struct apply *a, const uint8_t *meta, si
 				return false;
 			}
 			e = mem ? dir_find_fid(s, tmp->fid) : NULL;
+			other = e ? dir_find(s, tmp->ns, tmp->id, tmp->id_len) : NULL;
+			if (other && other != e) {
+				/* Renamed onto another object's id: ids are unique. */
+				entry_free(tmp);
+				return false;
+			}
 			if (e) {
 				entry_update(s, e, tmp);
 				entry_free(tmp);
@@ -889,6 +904,62 @@ static uint32_t meta_file_ops(const uint8_t *meta, size_t len)
 	return n;
 }
 
+/*
+ * Space for what the record's file operations write after the commit point
+ * (its images), allocated before it: a full disk then fails the transaction
+ * while nothing counts yet, instead of the apply after it.
+ */
+static void reserve_images(struct txn *t)
+{
+	struct buf_reader r;
+
+	buf_reader_init(&r, t->meta, t->meta_len);
+	while (buf_left(&r) && !t->err) {
+		char name[PROTO_FS_NAME_MAX + 1];
+		uint8_t fid[STOR_FID];
+		uint8_t op = 0;
+		uint8_t kind = 0;
+		uint64_t off = 0;
+		uint32_t n = 0;
+
+		buf_get_u8(&r, &op);
+		if (op != META_COPY) {
+			if (!meta_skip(&r, op))
+				return;
+			continue;
+		}
+		buf_skip(&r, 8);
+		buf_get_u32(&r, &n);
+		buf_get_bytes(&r, fid, STOR_FID);
+		buf_get_u8(&r, &kind);
+		buf_get_u64(&r, &off);
+		if (!buf_ok(&r) || !kind_ok(kind))
+			return;
+		if (!fsb_room(&t->b, 1, OP_BYTES))
+			txn_run(t);
+		file_name(fid, kind, name);
+		fsb_reserve(&t->b, name, off, n);
+	}
+}
+
+/* Whether t only deletes objects: directory entries and their files. */
+static bool deletes_only(const struct txn *t)
+{
+	struct buf_reader r;
+
+	if (t->bulk || t->ndirect || !t->meta_len)
+		return false;
+	buf_reader_init(&r, t->meta, t->meta_len);
+	while (buf_left(&r)) {
+		uint8_t op = 0;
+
+		buf_get_u8(&r, &op);
+		if ((op != META_DEL && op != META_REMOVE) || !meta_skip(&r, op))
+			return false;
+	}
+	return true;
+}
+
 /* ---- transactions: commit ---- */
 
 /* Seals meta into out and the tag after it, head and bulk being the AAD. */
@@ -935,6 +1006,13 @@ static TEE_Result commit_log(struct txn *t, const uint8_t head[RHDR_LEN], const 
 	if (t->bulk)
 		memcpy(rec + RHDR_LEN, t->pbulk, (size_t)t->bulk);
 	memcpy(rec + RHDR_LEN + t->bulk, sealed, t->meta_len + STOR_TAG);
+	/*
+	 * The writes in place land before the record goes out, so that a full
+	 * disk fails them while nothing counts yet; only their sync overlaps.
+	 */
+	reserve_images(t);
+	if (overlap)
+		txn_run(t);
 	sync_direct(t);
 	if (overlap) {
 		/*
@@ -1000,6 +1078,7 @@ static TEE_Result commit_ree(struct txn *t, const uint8_t head[RHDR_LEN], const 
 	bool rec_ran = false;
 	TEE_Result res = TEE_SUCCESS;
 
+	reserve_images(t);
 	sync_direct(t);
 	if (end > s->jalloc) {
 		/* Zeros past the record, so that the next ones overwrite, not append. */
@@ -1101,13 +1180,24 @@ TEE_Result txn_commit(struct txn *t)
 	}
 	total = RHDR_LEN + t->bulk + t->meta_len + STOR_TAG;
 	/* Too large for the RPMB log even when empty: the REE journal. */
-	if (!t->ree && total > RPMB_LOG_SIZE)
+	if (!t->ree && total > RPMB_LOG_SIZE - LOG_KEEP)
 		go_ree(t);
 	/* Room in the log, or a checkpoint that makes it. */
-	if (!t->ree && !t->err && s->rpmb.log_end + total > RPMB_LOG_SIZE) {
+	if (!t->ree && !t->err && s->rpmb.log_end + total > RPMB_LOG_SIZE - LOG_KEEP) {
+		TEE_Result c = TEE_SUCCESS;
+
 		txn_run(t);
 		if (!t->err)
-			txn_fail(t, checkpoint(s));
+			c = checkpoint(s);
+		/*
+		 * A checkpoint needs REE space for its snapshot: on a full disk,
+		 * deleting is how a TA makes room again, so a transaction that
+		 * only deletes may use the end of the log kept for it.
+		 */
+		if (c == TEE_ERROR_STORAGE_NO_SPACE && deletes_only(t) &&
+		    s->rpmb.log_end + total <= RPMB_LOG_SIZE)
+			c = TEE_SUCCESS;
+		txn_fail(t, c);
 	}
 	if (t->err) {
 		res = t->err;
@@ -1366,7 +1456,7 @@ TEE_Result journal_confirm(struct store *s)
 
 TEE_Result journal_checkpoint(struct store *s)
 {
-	if (!s->loaded || s->broken || !s->since_ckpt)
+	if (!s->loaded || s->broken || !s->since_ckpt || s->readonly)
 		return s->broken;
 	return checkpoint(s);
 }
@@ -1647,9 +1737,12 @@ static TEE_Result store_init(struct store *s, bool have_slot)
 	struct fsb b;
 	TEE_Result res = TEE_SUCCESS;
 
-	if (!have_slot && rpmb_create(&s->rpmb, s->dir, s->keys)) {
-		log_error("storage: cannot create an RPMB slot");
-		return TEE_ERROR_STORAGE_NOT_AVAILABLE;
+	if (!have_slot) {
+		int r = rpmb_create(&s->rpmb, s->dir, s->keys);
+
+		if (r)
+			return r == RPMB_FULL ? TEE_ERROR_STORAGE_NO_SPACE
+					      : TEE_ERROR_STORAGE_NOT_AVAILABLE;
 	}
 	fsb_init(&b, s->fs, s->dir);
 	hdr_encode(s, hdr, &h);

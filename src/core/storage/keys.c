@@ -93,7 +93,8 @@ static int gcm(EVP_CIPHER_CTX *ctx, int enc, const uint8_t iv[STOR_IV], const vo
 		return -1;
 	if (!enc && !EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_SET_TAG, STOR_TAG, tag))
 		return -1;
-	if (EVP_CipherFinal_ex(ctx, out + len, &n) != 1)
+	/* No plaintext (a header's tag only) comes with out NULL: NULL + 0 is undefined. */
+	if (EVP_CipherFinal_ex(ctx, out ? out + len : NULL, &n) != 1)
 		return -1;
 	if (enc && !EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_GET_TAG, STOR_TAG, tag))
 		return -1;
@@ -167,6 +168,8 @@ static int make_huk(const char *dir, const char *path, uint8_t huk[HUK_LEN])
 	log_info("made a new hardware unique key in %s", path);
 	rc = 0;
 out:
+	if (rc)
+		log_error("cannot make the hardware unique key %s: %s", path, strerror(errno));
 	if (fd >= 0)
 		close(fd);
 	if (dfd >= 0)

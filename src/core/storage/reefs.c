@@ -167,6 +167,16 @@ uint32_t fsb_writeout(struct fsb *b, const char *name, uint64_t off, uint32_t le
 	return i;
 }
 
+uint32_t fsb_reserve(struct fsb *b, const char *name, uint64_t off, uint32_t len)
+{
+	uint32_t i = op(b, FS_OP_RESERVE, 0);
+
+	put_name(&b->w, name);
+	buf_put_u64(&b->w, off);
+	buf_put_u32(&b->w, len);
+	return i;
+}
+
 uint32_t fsb_list(struct fsb *b, const char *after)
 {
 	uint32_t i = op(b, FS_OP_LIST, PROTO_FS_WINDOW);

@@ -90,12 +90,18 @@ int rpmb_open(struct rpmb_slot *r, const char *dirname, const struct ta_keys *k)
 	bool ok[2] = {false, false};
 	int pick = 0;
 	int fd = -1;
+	bool ro = false;
 
 	memset(r, 0, sizeof(*r));
 	r->fd = -1;
 	if (slot_path(dirname, "", path, sizeof(path)))
 		return RPMB_IO;
 	fd = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0 && (errno == EROFS || errno == EACCES)) {
+		/* A read-only secure dir: the store can still be read. */
+		fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+		ro = true;
+	}
 	if (fd < 0)
 		return errno == ENOENT ? RPMB_ABSENT : RPMB_IO;
 	for (int i = 0; i < 2; i++) {
@@ -112,7 +118,25 @@ int rpmb_open(struct rpmb_slot *r, const char *dirname, const struct ta_keys *k)
 	}
 	*r = c[pick];
 	r->fd = fd;
+	r->readonly = ro;
 	return RPMB_OK;
+}
+
+/* Writes len bytes at off, whatever pieces it takes; -1 with errno. */
+static int write_all(int fd, const void *p, size_t len, off_t off)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t n = pwrite(fd, (const uint8_t *)p + done, len - done, off + (off_t)done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		done += (size_t)n;
+	}
+	return 0;
 }
 
 int rpmb_create(struct rpmb_slot *r, const char *dirname, const struct ta_keys *k)
@@ -124,7 +148,7 @@ int rpmb_create(struct rpmb_slot *r, const char *dirname, const struct ta_keys *
 	uint8_t *zero = calloc(1, ZERO_CHUNK);
 	int fd = -1;
 	int dfd = -1;
-	int rc = -1;
+	int rc = RPMB_IO;
 
 	memset(r, 0, sizeof(*r));
 	r->fd = -1;
@@ -135,20 +159,24 @@ int rpmb_create(struct rpmb_slot *r, const char *dirname, const struct ta_keys *
 	encode(buf, k, r);
 	unlink(tmp);
 	fd = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	if (fd < 0 || pwrite(fd, buf, COPY_LEN, COPY_OFF(0)) != COPY_LEN)
-		goto out;
+	if (fd < 0 || write_all(fd, buf, COPY_LEN, COPY_OFF(0)))
+		goto failed;
 	/* The log area written once, so that appending to it never grows the file. */
 	for (off_t off = 0; off < RPMB_LOG_SIZE; off += ZERO_CHUNK)
-		if (pwrite(fd, zero, ZERO_CHUNK, RPMB_LOG_OFF + off) != ZERO_CHUNK)
-			goto out;
+		if (write_all(fd, zero, ZERO_CHUNK, RPMB_LOG_OFF + off))
+			goto failed;
 	if (fsync(fd) || rename(tmp, path))
-		goto out;
+		goto failed;
 	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dfd < 0 || fsync(dfd))
-		goto out;
+		goto failed;
 	r->fd = fd;
 	fd = -1; /* transferred */
-	rc = 0;
+	rc = RPMB_OK;
+	goto out;
+failed:
+	rc = errno == ENOSPC || errno == EDQUOT ? RPMB_FULL : RPMB_IO;
+	log_error("cannot create the RPMB slot %s: %s", path, strerror(errno));
 out:
 	free(zero);
 	if (dfd >= 0)
@@ -174,7 +202,9 @@ int rpmb_update(struct rpmb_slot *r, const struct ta_keys *k, uint64_t seq,
 {
 	struct rpmb_slot n = *r;
 
-	if (r->fd < 0 || seq < r->log_seq)
+	if (r->readonly)
+		log_error("an RPMB slot in a read-only secure dir cannot be changed");
+	if (r->fd < 0 || seq < r->log_seq || r->readonly)
 		return -1;
 	n.counter++;
 	n.seq = n.log_seq = seq;

@@ -112,14 +112,21 @@ struct rpmb_slot {
 	uint64_t log_seq;	   /* the last record of the log (seq when empty) */
 	uint8_t log_tag[STOR_TAG]; /* its chain tag */
 	uint64_t log_end;	   /* bytes of log used */
+	bool readonly;		   /* opened for reading only (a read-only secure dir) */
 };
 
-enum { RPMB_OK, RPMB_ABSENT, RPMB_BAD, RPMB_IO };
+enum { RPMB_OK, RPMB_ABSENT, RPMB_BAD, RPMB_IO, RPMB_FULL };
 enum { RPMB_LOG_NOTHING = 1, RPMB_LOG_MAYBE = 2 };
 
-/* Opens and authenticates the TA's slot. */
+/*
+ * Opens and authenticates the TA's slot: RPMB_OK (read-only when the secure
+ * dir cannot be written), RPMB_ABSENT, RPMB_BAD or RPMB_IO.
+ */
 int rpmb_open(struct rpmb_slot *r, const char *dirname, const struct ta_keys *k);
-/* Makes the slot (counter 0, seq 0, empty log): durable before it returns. 0 or -1. */
+/*
+ * Makes the slot (counter 0, seq 0, empty log): durable before it returns.
+ * RPMB_OK, RPMB_FULL (no space in the secure dir) or RPMB_IO.
+ */
 int rpmb_create(struct rpmb_slot *r, const char *dirname, const struct ta_keys *k);
 /* Anchors (seq, tag) and empties the log: written and fdatasync'd. 0 or -1. */
 int rpmb_update(struct rpmb_slot *r, const struct ta_keys *k, uint64_t seq,
@@ -190,6 +197,11 @@ uint32_t fsb_mkdir(struct fsb *b);
 uint32_t fsb_zero(struct fsb *b, const char *name, uint64_t off, uint32_t len);
 /* A hint: start writing [off, off + len) of the file back to the disk. */
 uint32_t fsb_writeout(struct fsb *b, const char *name, uint64_t off, uint32_t len);
+/*
+ * Space for [off, off + len) of the file, allocated without changing its
+ * size or bytes: later writes there cannot fail for a full disk.
+ */
+uint32_t fsb_reserve(struct fsb *b, const char *name, uint64_t off, uint32_t len);
 /* The names after `after` ("" for all), sorted, NUL-terminated, from window offset 0. */
 uint32_t fsb_list(struct fsb *b, const char *after);
 /*
@@ -285,6 +297,12 @@ struct store {
 	pthread_mutex_t lock;
 	unsigned int refs; /* under the stores table lock */
 	bool loaded;
+	/*
+	 * Its RPMB slot or its REE files cannot be written (read-only file
+	 * systems, seen at load): reads work, every transaction fails with
+	 * TEE_ERROR_STORAGE_NOT_AVAILABLE before it starts.
+	 */
+	bool readonly;
 	TEE_Result broken;    /* not TEE_SUCCESS: every call fails with it */
 	struct ta_keys *keys; /* secmem */
 	struct reefs *fs;     /* the channel of the worker holding the lock */

@@ -83,6 +83,34 @@ void store_put(struct store *s)
 	free(s);
 }
 
+/*
+ * Whether the store can be changed: its RPMB slot opened for writing, and
+ * the supplicant able to open its journal for writing (a write of nothing).
+ * Read-only, it says so once, at load.
+ */
+static bool writable(struct store *s)
+{
+	char name[SWTEE_UUID_STR_LEN];
+	const char *why = NULL;
+	struct fsb b;
+
+	if (s->rpmb.readonly) {
+		why = "its RPMB slot in the secure dir";
+	} else {
+		fsb_init(&b, s->fs, s->dir);
+		fsb_write(&b, "j", 0, 0, FS_WRITE_AREA); /* the journal (journal.c) */
+		if (fsb_run(&b) == TEE_ERROR_STORAGE_NOT_AVAILABLE && !s->fs->broken)
+			why = "its files in the supplicant's storage dir";
+	}
+	if (!why)
+		return true;
+	uuid_format(&s->uuid, name);
+	log_error("storage of TA %s is read-only: %s cannot be written; reads work, changes "
+		  "fail with TEE_ERROR_STORAGE_NOT_AVAILABLE",
+		  name, why);
+	return false;
+}
+
 TEE_Result store_lock(struct store *s, struct reefs *fs)
 {
 	TEE_Result res = TEE_SUCCESS;
@@ -101,7 +129,9 @@ TEE_Result store_lock(struct store *s, struct reefs *fs)
 	res = journal_load(s);
 	if (!res) {
 		s->loaded = true;
-		journal_sweep(s);
+		s->readonly = !writable(s);
+		if (!s->readonly)
+			journal_sweep(s);
 		return TEE_SUCCESS;
 	}
 	store_unload(s);

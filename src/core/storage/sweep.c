@@ -43,6 +43,17 @@ static bool hex_decode(const char *p, size_t n, uint8_t *out)
 	return true;
 }
 
+/* Whether name can go back to the supplicant (proto.h: [0-9a-z.], no leading dot). */
+static bool listable(const char *name)
+{
+	if (name[0] == '.')
+		return false;
+	for (const char *p = name; *p; p++)
+		if (!((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'z') || *p == '.'))
+			return false;
+	return true;
+}
+
 /* True when name is a file of this engine's that nothing refers to. */
 static bool is_garbage(struct store *s, const char *name, size_t len, const char *keep_dir)
 {
@@ -84,6 +95,9 @@ void journal_sweep(struct store *s)
 		uint32_t got = 0;
 		size_t at = 0;
 
+		/* The supplicant takes back only names of its form: past another, no paging. */
+		if (!listable(after))
+			break;
 		fsb_init(&list, s->fs, s->dir);
 		op = fsb_list(&list, after);
 		if (fsb_run(&list))

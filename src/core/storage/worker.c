@@ -14,6 +14,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <malloc.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,11 +72,12 @@ struct worker {
 	uint8_t *buf; /* private, PROTO_STOR_WINDOW bytes */
 	struct pending p;
 	bool confirm_due; /* see journal_confirm */
-	bool done;
 	struct worker *next;
 };
 
+/* The running workers; each thread unlinks and frees its own when it ends. */
 static pthread_mutex_t workers_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t workers_ended = PTHREAD_COND_INITIALIZER;
 static struct worker *workers;
 
 /* ---- replies ---- */
@@ -999,14 +1001,6 @@ static void worker_release(struct worker *w)
 	free(w->h);
 	w->h = NULL;
 	w->nh = 0;
-	/*
-	 * The sockets end here but stay open until the thread is joined (reap),
-	 * so that storage_fini never touches a descriptor number reused since.
-	 */
-	if (w->fs.sock >= 0)
-		shutdown(w->fs.sock, SHUT_RDWR);
-	if (w->sock >= 0)
-		shutdown(w->sock, SHUT_RDWR);
 	if (w->fs.win)
 		munmap(w->fs.win, PROTO_FS_WINDOW);
 	w->fs.win = NULL;
@@ -1080,28 +1074,21 @@ static void *worker_main(void *arg)
 	}
 	free(in);
 	worker_release(w);
+	/*
+	 * Nothing of the instance's outlives it. Its descriptors close under
+	 * the lock, so storage_fini never shuts down a number reused since.
+	 */
 	pthread_mutex_lock(&workers_lock);
-	w->done = true;
-	pthread_mutex_unlock(&workers_lock);
-	return NULL;
-}
-
-/* Joins and frees the workers that ended. Under workers_lock. */
-static void reap(void)
-{
-	struct worker **pp = &workers;
-
-	while (*pp) {
-		struct worker *w = *pp;
-
-		if (w->done) {
+	for (struct worker **pp = &workers; *pp; pp = &(*pp)->next) {
+		if (*pp == w) {
 			*pp = w->next;
-			pthread_join(w->thread, NULL);
-			worker_free(w);
-		} else {
-			pp = &w->next;
+			break;
 		}
 	}
+	worker_free(w);
+	pthread_cond_broadcast(&workers_ended);
+	pthread_mutex_unlock(&workers_lock);
+	return NULL;
 }
 
 static int sealed_memfd(const char *name, size_t size)
@@ -1171,9 +1158,8 @@ void storage_ctl_request(struct core *c, struct instance *in, struct buf_reader 
 		return;
 	}
 	pthread_mutex_lock(&workers_lock);
-	reap();
 	for (w = workers; w; w = w->next) {
-		if (w->instance == in->id && !w->done) {
+		if (w->instance == in->id) {
 			pthread_mutex_unlock(&workers_lock);
 			instance_kill(in, "asked for a second storage channel");
 			return;
@@ -1181,7 +1167,8 @@ void storage_ctl_request(struct core *c, struct instance *in, struct buf_reader 
 	}
 	pthread_mutex_unlock(&workers_lock);
 	if (!keys_ready()) {
-		log_error("trusted storage is not available (no secure dir)");
+		log_error("trusted storage is off (no secure dir, or its keys could not be "
+			  "set up: see the log at start)");
 		goto reply;
 	}
 	if (!c->supplicant) {
@@ -1212,11 +1199,14 @@ void storage_ctl_request(struct core *c, struct instance *in, struct buf_reader 
 	sv[0] = -1;
 	w->instance = in->id;
 	w->uuid = in->uuid;
+	/* Listed before the thread runs: it unlinks itself when it ends. */
+	pthread_mutex_lock(&workers_lock);
 	if (pthread_create(&w->thread, NULL, worker_main, w)) {
+		pthread_mutex_unlock(&workers_lock);
 		res = TEE_ERROR_OUT_OF_MEMORY;
 		goto reply;
 	}
-	pthread_mutex_lock(&workers_lock);
+	pthread_detach(w->thread);
 	w->next = workers;
 	workers = w;
 	pthread_mutex_unlock(&workers_lock);
@@ -1246,6 +1236,13 @@ reply:
 
 int storage_init(const char *secure_dir)
 {
+	/*
+	 * Workers and store loads use buffers of 1-2 MiB: from mmap always, so
+	 * that they go back to the kernel when freed. glibc would otherwise
+	 * raise its threshold after the first free and keep them in the arena
+	 * of each worker thread (some MiB of resident memory per arena).
+	 */
+	mallopt(M_MMAP_THRESHOLD, 128 * 1024);
 	if (!secure_dir || !*secure_dir) {
 		log_info("no secure dir: trusted storage is off");
 		return 0;
@@ -1272,18 +1269,13 @@ void storage_fini(void)
 	pthread_mutex_lock(&workers_lock);
 	for (struct worker *w = workers; w; w = w->next)
 		shutdown(w->sock, SHUT_RDWR);
-	while (workers) {
-		struct worker *w = workers;
-
-		workers = w->next;
-		pthread_mutex_unlock(&workers_lock);
-		if (pthread_timedjoin_np(w->thread, NULL, &limit)) {
+	while (workers && !pthread_cond_timedwait(&workers_ended, &workers_lock, &limit))
+		;
+	for (struct worker *w = workers; w; w = w->next)
+		if (w->fs.sock >= 0)
 			shutdown(w->fs.sock, SHUT_RDWR);
-			pthread_join(w->thread, NULL);
-		}
-		worker_free(w);
-		pthread_mutex_lock(&workers_lock);
-	}
+	while (workers)
+		pthread_cond_wait(&workers_ended, &workers_lock);
 	pthread_mutex_unlock(&workers_lock);
 	keys_fini();
 }

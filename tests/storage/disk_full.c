@@ -1,0 +1,707 @@
+/*
+ * storage-disk-full: trusted storage on a full disk.
+ *
+ * In a private mount namespace (ns.h; the test is skipped, exit 77, where
+ * the host allows none), two state dirs get a small tmpfs:
+ *
+ * - the REE storage dir (STATE/ree-full/ree, 3 MiB): the storage TA
+ *   creates objects until the disk is full, then appends to them, replaces
+ *   them and rewrites them (small and large transactions) while it is.
+ *   Every change that fails must fail with TEE_ERROR_STORAGE_NO_SPACE
+ *   (origin the TA) and leave its object as it was (absent for a create);
+ *   every change that returned reads back. Deleting objects makes room
+ *   again: creates and appends work. A restart finds every object as
+ *   committed; a second fill, a delete of everything and a last restart
+ *   follow.
+ * - the core's secure dir (STATE/secure-full/secure, 4.5 MiB with a 1 MiB
+ *   file in the way): the RPMB slot of a second TA does not fit. Its first
+ *   create fails with TEE_ERROR_STORAGE_NO_SPACE, nothing is left of the
+ *   slot, the first TA is not affected; once the file is gone the second
+ *   TA's storage works, and both survive a restart.
+ *
+ * usage: storage-disk-full --swtee PATH --state DIR
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ns.h"
+#include "st_client.h"
+#include "st_model.h"
+#include "st_run.h"
+#include "ta_storage.h"
+
+#define REE_KIB 3072ul
+#define SECURE_KIB 4608ul
+#define FILLER_BYTES (1u << 20)
+#define APPEND_BYTES 12000u
+/* Past 256 KiB of images: a large transaction, through the REE journal. */
+#define LARGE_REWRITE 280000u
+/* Objects of no data, deleted when the RPMB log is full. */
+#define EMPTY_OBJECTS 20u
+
+static const char *who = "storage-disk-full";
+static uint8_t *buf;
+static unsigned int failures;
+/* Changes that returned, and changes refused for lack of space. */
+static unsigned int done;
+static unsigned int refused;
+
+static void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fprintf(stderr, "%s: ", who);
+	vfprintf(stderr, fmt, ap);
+	fprintf(stderr, "\n");
+	va_end(ap);
+	failures++;
+}
+
+/* ---- the client: runs inside "swtee run" ---- */
+
+/*
+ * A change that did not happen must have failed for lack of space, as GP
+ * says and as the client API passes it on: TEEC_ERROR_STORAGE_NO_SPACE
+ * from the TA.
+ */
+static void expect_no_space(TEEC_Result res, const char *what, const char *name)
+{
+	refused++;
+	if (res != TEEC_ERROR_STORAGE_NO_SPACE)
+		fail("%s of %s: 0x%08x (origin %u), not TEEC_ERROR_STORAGE_NO_SPACE", what, name,
+		     res, st_origin());
+	else if (st_origin() != TEEC_ORIGIN_TRUSTED_APP)
+		fail("%s of %s: TEEC_ERROR_STORAGE_NO_SPACE with origin %u, not the TA", what, name,
+		     st_origin());
+}
+
+/* What the last steps did, for the log of the test. */
+static void tally(const char *what)
+{
+	printf("%s:   %s: %u done, %u refused for lack of space\n", who, what, done, refused);
+	done = refused = 0;
+}
+
+static TEEC_Result create_obj(const char *name, uint32_t seed, uint32_t len)
+{
+	struct st_obj o = {.seed = seed, .len = len};
+
+	st_model_fill(&o, 0, buf, len);
+	return st_create(name, buf, len);
+}
+
+/*
+ * Creates objects prefix-N until the disk is full, then ever smaller ones
+ * until a single block no longer fits.
+ */
+static void fill(struct st_model *m, const char *prefix, uint32_t seed0)
+{
+	static const uint32_t sizes[] = {70000, 4000, 150000, 20000, 9000, 300000, 40000, 1};
+	unsigned int full = 0;
+	uint32_t shrink = 0;
+
+	for (uint32_t i = 0; i < 400 && m->n < ST_MODEL_MAX - 8; i++) {
+		char name[32];
+		uint32_t len = shrink ? shrink : sizes[i % (sizeof(sizes) / sizeof(sizes[0]))];
+		TEEC_Result res = TEEC_SUCCESS;
+
+		snprintf(name, sizeof(name), "%s-%03u", prefix, i);
+		res = create_obj(name, seed0 + i, len);
+		if (!res) {
+			st_model_set(m, name, seed0 + i, len);
+			done++;
+			continue;
+		}
+		expect_no_space(res, "a create", name);
+		if (!st_model_check_one(name, NULL, who))
+			failures++;
+		full++;
+		if (shrink && shrink <= 4096)
+			break;
+		shrink = len / 2 > 4096 ? len / 2 : 4096;
+	}
+	if (!full)
+		fail("%s: the disk never filled up", prefix);
+}
+
+/* Appends to the first objects with data; each either grows or stays as it was. */
+static void appends(struct st_model *m, size_t count)
+{
+	for (size_t i = 0; i < m->n && count; i++) {
+		struct st_obj *o = &m->o[i];
+		TEEC_Result res = TEEC_SUCCESS;
+
+		if (!o->len || o->len + APPEND_BYTES > ST_MODEL_OBJ_MAX)
+			continue;
+		count--;
+		st_model_fill(o, o->len, buf, APPEND_BYTES);
+		res = st_write_at(o->name, o->len, buf, APPEND_BYTES);
+		if (!res) {
+			o->len += APPEND_BYTES;
+			done++;
+			continue;
+		}
+		expect_no_space(res, "an append", o->name);
+		if (!st_model_check_one(o->name, o, who))
+			failures++;
+	}
+}
+
+/* Creates with OVERWRITE over existing objects, larger: replaced whole or not at all. */
+static void replaces(struct st_model *m, size_t count, uint32_t seed0)
+{
+	for (size_t i = 0; i < m->n && i < count; i++) {
+		struct st_obj *o = &m->o[m->n - 1 - i];
+		uint32_t len = o->len + 50000 > ST_MODEL_OBJ_MAX ? o->len : o->len + 50000;
+		TEEC_Result res = create_obj(o->name, seed0 + (uint32_t)i, len);
+
+		if (!res) {
+			st_model_set(m, o->name, seed0 + (uint32_t)i, len);
+			done++;
+			continue;
+		}
+		expect_no_space(res, "a replace", o->name);
+		if (!st_model_check_one(o->name, o, who))
+			failures++;
+	}
+}
+
+/*
+ * Rewrites the head of objects (data that is there already: a small
+ * transaction, or a large one through the REE journal for len past 256 KiB).
+ */
+static void rewrites(struct st_model *m, size_t count, uint32_t len, uint32_t seed0)
+{
+	for (size_t i = 0; i < m->n && count; i++) {
+		struct st_obj *o = &m->o[i];
+		struct st_obj next = *o;
+		TEEC_Result res = TEEC_SUCCESS;
+
+		if (o->len < len || o->head_len > len)
+			continue;
+		count--;
+		next.head_seed = seed0 + (uint32_t)i;
+		next.head_len = len;
+		st_model_fill(&next, 0, buf, len);
+		res = st_write_at(o->name, 0, buf, len);
+		if (!res) {
+			*o = next;
+			done++;
+			continue;
+		}
+		expect_no_space(res, "a rewrite", o->name);
+		if (!st_model_check_one(o->name, o, who))
+			failures++;
+	}
+}
+
+/*
+ * Renames back and forth (records of a directory entry, no data) until
+ * they are refused: GP has TEE_ERROR_STORAGE_NOT_AVAILABLE for a rename
+ * that finds no room. The names end as they started.
+ */
+static void renames(struct st_model *m, uint32_t count)
+{
+	for (uint32_t k = 0; k < count && m->n; k++) {
+		struct st_obj *o = &m->o[k % m->n];
+		char to[sizeof(o->name)];
+		TEEC_Result res = TEEC_SUCCESS;
+
+		if (snprintf(to, sizeof(to), "%s.r", o->name) >= (int)sizeof(to))
+			continue;
+		res = st_rename(o->name, to);
+		if (res == TEEC_ERROR_STORAGE_NOT_AVAILABLE &&
+		    st_origin() == TEEC_ORIGIN_TRUSTED_APP) {
+			refused++;
+			break;
+		}
+		if (res) {
+			fail("a rename of %s: 0x%08x (origin %u)", o->name, res, st_origin());
+			return;
+		}
+		done++;
+		res = st_rename(to, o->name);
+		if (res == TEEC_ERROR_STORAGE_NOT_AVAILABLE &&
+		    st_origin() == TEEC_ORIGIN_TRUSTED_APP) {
+			/* It keeps its new name. */
+			memcpy(o->name, to, sizeof(to));
+			refused++;
+			break;
+		}
+		if (res) {
+			fail("%s cannot have its name back: 0x%08x (origin %u)", o->name, res,
+			     st_origin());
+			return;
+		}
+		done++;
+	}
+	for (size_t i = 0; i < m->n; i++)
+		if (!st_model_check_one(m->o[i].name, &m->o[i], who))
+			failures++;
+}
+
+/* Deletes name, which must work whatever the disk; false when it does not. */
+static bool free_one(struct st_model *m, const char *name)
+{
+	TEEC_Result res = st_delete(name);
+
+	if (res) {
+		fail("cannot delete %s on a full disk: 0x%08x (origin %u)", name, res, st_origin());
+		return false;
+	}
+	done++;
+	st_model_remove(m, name);
+	if (!st_model_check_one(name, NULL, who))
+		failures++;
+	return true;
+}
+
+/* Deletes objects until at least bytes of data are gone. */
+static void free_space(struct st_model *m, uint64_t bytes)
+{
+	uint64_t freed = 0;
+
+	while (m->n && freed < bytes) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "%s", m->o[0].name);
+		freed += m->o[0].len;
+		if (!free_one(m, name))
+			return;
+	}
+}
+
+static void check(const struct st_model *m, const char *when)
+{
+	unsigned int bad = st_model_check(m, true, who);
+
+	if (bad)
+		fail("%s: %u object(s) not as committed", when, bad);
+}
+
+static int c_fill(const char *path)
+{
+	static struct st_model m;
+
+	/* Objects with no data have no REE files: deleting them frees nothing there. */
+	for (uint32_t i = 0; i < EMPTY_OBJECTS; i++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "empty-%02u", i);
+		if (create_obj(name, i, 0))
+			fail("cannot create %s", name);
+		else
+			st_model_set(&m, name, i, 0);
+	}
+	fill(&m, "full", 1000);
+	tally("creates until full");
+	check(&m, "after the fill");
+	appends(&m, 12);
+	tally("appends");
+	replaces(&m, 6, 5000);
+	tally("larger replacements");
+	rewrites(&m, 12, 3000, 6000);
+	tally("rewrites of 3000 bytes");
+	rewrites(&m, 3, LARGE_REWRITE, 7000);
+	tally("rewrites of 280000 bytes");
+	/* Enough small records to fill the RPMB log: its checkpoint needs REE space. */
+	for (uint32_t k = 0; k < 24; k++)
+		rewrites(&m, 20, 4096 + k, 9000 + 100 * k);
+	tally("rewrites of 4 KiB, until the RPMB log is full");
+	renames(&m, 2000);
+	tally("renames, until not even they fit");
+	/* The log is full and so is the disk: deleting must still work. */
+	for (size_t i = 0; i < m.n;) {
+		char name[sizeof(m.o[i].name)];
+
+		memcpy(name, m.o[i].name, sizeof(name));
+		if (strncmp(name, "empty-", 6) != 0)
+			i++;
+		else if (!free_one(&m, name))
+			break;
+	}
+	tally("deletes of empty objects, with the RPMB log full");
+	check(&m, "after changes on a full disk");
+	free_space(&m, 1500u * 1024);
+	tally("deletes of 1.5 MB of objects");
+	check(&m, "after deletes");
+	for (uint32_t i = 0; i < 4; i++) {
+		char name[32];
+		TEEC_Result res = TEEC_SUCCESS;
+
+		snprintf(name, sizeof(name), "again-%u", i);
+		res = create_obj(name, 8000 + i, 100000);
+		if (res) {
+			fail("after deletes, a create of 100000 bytes gave 0x%08x", res);
+		} else {
+			st_model_set(&m, name, 8000 + i, 100000);
+			done++;
+		}
+	}
+	appends(&m, 2);
+	tally("creates and appends after deletes");
+	check(&m, "after creates in the space made");
+	if (st_model_save(&m, path))
+		fail("cannot write %s", path);
+	return failures ? 1 : 0;
+}
+
+static int c_verify(const char *path)
+{
+	static struct st_model m;
+
+	if (st_model_load(&m, path)) {
+		fail("cannot read %s", path);
+		return 1;
+	}
+	check(&m, "after a restart");
+	return failures ? 1 : 0;
+}
+
+/* After a restart: full again, then everything deleted. */
+static int c_cycle(const char *path)
+{
+	static struct st_model m;
+
+	if (st_model_load(&m, path)) {
+		fail("cannot read %s", path);
+		return 1;
+	}
+	fill(&m, "cycle", 20000);
+	tally("creates until full again");
+	rewrites(&m, 4, 2000, 21000);
+	tally("rewrites of 2000 bytes");
+	check(&m, "full again");
+	free_space(&m, UINT64_MAX);
+	check(&m, "after deleting everything");
+	for (uint32_t i = 0; i < 3; i++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "last-%u", i);
+		if (create_obj(name, 30000 + i, 200000))
+			fail("on an empty store, a create of 200000 bytes failed");
+		else
+			st_model_set(&m, name, 30000 + i, 200000);
+	}
+	check(&m, "at the end");
+	if (st_model_save(&m, path))
+		fail("cannot write %s", path);
+	return failures ? 1 : 0;
+}
+
+/* The slots in SWTEE_STATE_DIR/secure/rpmb: names, and whether a ".new" is left. */
+static int slots(bool *leftover)
+{
+	char path[4096];
+	const char *state = getenv("SWTEE_STATE_DIR");
+	struct dirent *e = NULL;
+	DIR *d = NULL;
+	int n = 0;
+
+	*leftover = false;
+	snprintf(path, sizeof(path), "%s/secure/rpmb", state ? state : ".");
+	d = opendir(path);
+	if (!d)
+		return -1;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		if (strstr(e->d_name, ".new"))
+			*leftover = true;
+		else
+			n++;
+	}
+	closedir(d);
+	return n;
+}
+
+static int session(const TEEC_UUID *uuid)
+{
+	TEEC_Result res = st_init_ta(uuid);
+
+	if (res)
+		fail("cannot open a session to the storage TA: 0x%08x", res);
+	return res ? -1 : 0;
+}
+
+/* The secure dir holds one RPMB slot and no more. */
+static int c_secure1(const char *path)
+{
+	static struct st_model m;
+	static const uint32_t sizes[] = {10000, 100000, 300000};
+	const TEEC_UUID one = TA_STORAGE_UUID;
+	const TEEC_UUID two = TA_STORAGE2_UUID;
+	bool leftover = false;
+	TEEC_Result res = TEEC_SUCCESS;
+
+	for (uint32_t i = 0; i < 3; i++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "one-%u", i);
+		if (create_obj(name, 40000 + i, sizes[i]))
+			fail("the first TA cannot create %s", name);
+		else
+			st_model_set(&m, name, 40000 + i, sizes[i]);
+	}
+	st_fini();
+	if (session(&two))
+		return 1;
+	res = create_obj("two-0", 41000, 5000);
+	expect_no_space(res, "the second TA's first create", "two-0");
+	res = create_obj("two-0", 41000, 0);
+	expect_no_space(res, "the second TA's create of nothing", "two-0");
+	st_fini();
+	if (slots(&leftover) != 1 || leftover)
+		fail("the secure dir should hold one RPMB slot, no partial one");
+	if (session(&one))
+		return 1;
+	check(&m, "the first TA, with the secure dir full");
+	if (create_obj("one-3", 40003, 20000))
+		fail("the first TA cannot create one-3 with the secure dir full");
+	else
+		st_model_set(&m, "one-3", 40003, 20000);
+	if (st_model_save(&m, path))
+		fail("cannot write %s", path);
+	return failures ? 1 : 0;
+}
+
+/* Room again in the secure dir: the second TA's storage works. */
+static int c_secure2(const char *path, const char *path2)
+{
+	static struct st_model m;
+	static struct st_model m2;
+	const TEEC_UUID two = TA_STORAGE2_UUID;
+	bool leftover = false;
+
+	if (st_model_load(&m, path)) {
+		fail("cannot read %s", path);
+		return 1;
+	}
+	check(&m, "the first TA, after a restart");
+	st_fini();
+	if (session(&two))
+		return 1;
+	if (create_obj("two-0", 41000, 5000))
+		fail("the second TA cannot create two-0 once there is room");
+	else
+		st_model_set(&m2, "two-0", 41000, 5000);
+	check(&m2, "the second TA");
+	if (slots(&leftover) != 2 || leftover)
+		fail("the secure dir should hold two RPMB slots now");
+	if (st_model_save(&m2, path2))
+		fail("cannot write %s", path2);
+	return failures ? 1 : 0;
+}
+
+static int c_secure3(const char *path, const char *path2)
+{
+	static struct st_model m;
+	static struct st_model m2;
+	const TEEC_UUID two = TA_STORAGE2_UUID;
+
+	if (st_model_load(&m, path) || st_model_load(&m2, path2)) {
+		fail("cannot read the models");
+		return 1;
+	}
+	check(&m, "the first TA, at the end");
+	st_fini();
+	if (session(&two))
+		return 1;
+	check(&m2, "the second TA, at the end");
+	return failures ? 1 : 0;
+}
+
+static int client_main(int argc, char **argv)
+{
+	const char *mode = argc > 2 ? argv[2] : "";
+	const char *path = argc > 3 ? argv[3] : NULL;
+	const char *path2 = argc > 4 ? argv[4] : NULL;
+	int rc = 2;
+
+	buf = malloc(ST_MODEL_OBJ_MAX);
+	if (!buf || !path || st_init()) {
+		fprintf(stderr, "%s: cannot open a session to the storage TA\n", who);
+		return 1;
+	}
+	if (!strcmp(mode, "fill"))
+		rc = c_fill(path);
+	else if (!strcmp(mode, "verify"))
+		rc = c_verify(path);
+	else if (!strcmp(mode, "cycle"))
+		rc = c_cycle(path);
+	else if (!strcmp(mode, "secure1"))
+		rc = c_secure1(path);
+	else if (!strcmp(mode, "secure2") && path2)
+		rc = c_secure2(path, path2);
+	else if (!strcmp(mode, "secure3") && path2)
+		rc = c_secure3(path, path2);
+	st_fini();
+	free(buf);
+	return rc;
+}
+
+/* ---- the driver ---- */
+
+static int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static int sh(const char *fmt, ...)
+{
+	char cmd[8192];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	return system(cmd);
+}
+
+/* One run of the client; false (with the log's tail) when it fails. */
+static bool step(const char *swtee, const char *state, const char *log, const char *what,
+		 const char *const args[])
+{
+	int rc = st_run(swtee, state, log, 0, args);
+
+	if (rc == 0) {
+		printf("%s: %s: passed\n", who, what);
+		return true;
+	}
+	fprintf(stderr, "%s: %s: failed (exit %d)\n", who, what, rc);
+	st_run_tail(log, 60);
+	return false;
+}
+
+static int filler(const char *path, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	size_t written = 0;
+
+	if (fd < 0)
+		return -1;
+	memset(buf, 0x5a, 65536);
+	while (written < len) {
+		ssize_t n = write(fd, buf, len - written < 65536 ? len - written : 65536);
+
+		if (n <= 0) {
+			close(fd);
+			return -1;
+		}
+		written += (size_t)n;
+	}
+	return close(fd);
+}
+
+static int run_ree(const char *swtee, const char *top)
+{
+	char state[4096];
+	char ree[4200];
+	char log[4200];
+	char model[4200];
+
+	snprintf(state, sizeof(state), "%s/ree-full", top);
+	snprintf(ree, sizeof(ree), "%s/ree", state);
+	snprintf(log, sizeof(log), "%s/ree-full.log", top);
+	snprintf(model, sizeof(model), "%s/ree-full.model", top);
+	if (sh("mkdir -p '%s'", ree) || ns_tmpfs(ree, REE_KIB)) {
+		printf("%s: SKIP: cannot mount a tmpfs on %s: %s\n", who, ree, strerror(errno));
+		return NS_SKIP;
+	}
+	{
+		const char *const fill_args[] = {"fill", model, NULL};
+		const char *const verify_args[] = {"verify", model, NULL};
+		const char *const cycle_args[] = {"cycle", model, NULL};
+
+		if (!step(swtee, state, log, "REE dir full: fill, change, delete, refill",
+			  fill_args) ||
+		    !step(swtee, state, log, "REE dir full: after a restart", verify_args) ||
+		    !step(swtee, state, log, "REE dir full: full again, then emptied",
+			  cycle_args) ||
+		    !step(swtee, state, log, "REE dir full: after the last restart", verify_args))
+			return 1;
+	}
+	return 0;
+}
+
+static int run_secure(const char *swtee, const char *top)
+{
+	char state[4096];
+	char secure[4200];
+	char fill_path[4300];
+	char log[4200];
+	char model[4200];
+	char model2[4200];
+
+	snprintf(state, sizeof(state), "%s/secure-full", top);
+	snprintf(secure, sizeof(secure), "%s/secure", state);
+	snprintf(fill_path, sizeof(fill_path), "%s/filler", secure);
+	snprintf(log, sizeof(log), "%s/secure-full.log", top);
+	snprintf(model, sizeof(model), "%s/secure-full.model", top);
+	snprintf(model2, sizeof(model2), "%s/secure-full.model2", top);
+	if (sh("mkdir -p '%s'", secure) || ns_tmpfs(secure, SECURE_KIB)) {
+		printf("%s: SKIP: cannot mount a tmpfs on %s: %s\n", who, secure, strerror(errno));
+		return NS_SKIP;
+	}
+	if (filler(fill_path, FILLER_BYTES)) {
+		fprintf(stderr, "%s: cannot write %s\n", who, fill_path);
+		return 1;
+	}
+	{
+		const char *const one[] = {"secure1", model, NULL};
+		const char *const two[] = {"secure2", model, model2, NULL};
+		const char *const three[] = {"secure3", model, model2, NULL};
+
+		if (!step(swtee, state, log, "secure dir full: a second RPMB slot does not fit",
+			  one))
+			return 1;
+		unlink(fill_path);
+		if (!step(swtee, state, log, "secure dir full: room again", two) ||
+		    !step(swtee, state, log, "secure dir full: after a restart", three))
+			return 1;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *swtee = NULL;
+	const char *top = NULL;
+	char why[256];
+	int rc = 0;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc > 1 && !strcmp(argv[1], "--client"))
+		return client_main(argc, argv);
+	for (int i = 1; i + 1 < argc; i += 2) {
+		if (!strcmp(argv[i], "--swtee"))
+			swtee = argv[i + 1];
+		else if (!strcmp(argv[i], "--state"))
+			top = argv[i + 1];
+	}
+	if (!swtee || !top) {
+		fprintf(stderr, "usage: storage-disk-full --swtee PATH --state DIR\n");
+		return 2;
+	}
+	buf = malloc(ST_MODEL_OBJ_MAX);
+	if (!buf || sh("rm -rf '%s' && mkdir -p '%s'", top, top))
+		return 1;
+	if (ns_enter(why, sizeof(why))) {
+		printf("%s: SKIP: no private mount namespace here (%s)\n", who, why);
+		return NS_SKIP;
+	}
+	rc = run_ree(swtee, top);
+	if (!rc)
+		rc = run_secure(swtee, top);
+	free(buf);
+	if (!rc)
+		printf("%s: passed\n", who);
+	return rc;
+}

@@ -1,0 +1,158 @@
+/* What the storage test TA's objects must hold (st_model.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "st_client.h"
+#include "st_model.h"
+#include "ta_storage.h"
+
+uint8_t st_model_byte(const struct st_obj *o, uint32_t off)
+{
+	return ta_storage_pattern(off < o->head_len ? o->head_seed : o->seed, off);
+}
+
+void st_model_fill(const struct st_obj *o, uint32_t off, uint8_t *p, uint32_t len)
+{
+	for (uint32_t i = 0; i < len; i++)
+		p[i] = st_model_byte(o, off + i);
+}
+
+struct st_obj *st_model_find(struct st_model *m, const char *name)
+{
+	for (size_t i = 0; i < m->n; i++)
+		if (!strcmp(m->o[i].name, name))
+			return &m->o[i];
+	return NULL;
+}
+
+struct st_obj *st_model_set(struct st_model *m, const char *name, uint32_t seed, uint32_t len)
+{
+	struct st_obj *o = st_model_find(m, name);
+
+	if (!o) {
+		if (m->n == ST_MODEL_MAX || strlen(name) >= sizeof(o->name))
+			return NULL;
+		o = &m->o[m->n++];
+		snprintf(o->name, sizeof(o->name), "%s", name);
+	}
+	o->seed = seed;
+	o->len = len;
+	o->head_seed = 0;
+	o->head_len = 0;
+	return o;
+}
+
+void st_model_remove(struct st_model *m, const char *name)
+{
+	struct st_obj *o = st_model_find(m, name);
+
+	if (o)
+		*o = m->o[--m->n];
+}
+
+int st_model_save(const struct st_model *m, const char *path)
+{
+	FILE *f = fopen(path, "we");
+	int rc = 0;
+
+	if (!f)
+		return -1;
+	for (size_t i = 0; i < m->n; i++) {
+		const struct st_obj *o = &m->o[i];
+
+		if (fprintf(f, "%s %u %u %u %u\n", o->name, o->seed, o->len, o->head_seed,
+			    o->head_len) < 0)
+			rc = -1;
+	}
+	if (fclose(f))
+		rc = -1;
+	return rc;
+}
+
+int st_model_load(struct st_model *m, const char *path)
+{
+	char line[128];
+	FILE *f = fopen(path, "re");
+
+	m->n = 0;
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		struct st_obj o = {0};
+
+		if (sscanf(line, "%31s %u %u %u %u", o.name, &o.seed, &o.len, &o.head_seed,
+			   &o.head_len) != 5 ||
+		    m->n == ST_MODEL_MAX || o.len > ST_MODEL_OBJ_MAX) {
+			fclose(f);
+			return -1;
+		}
+		m->o[m->n++] = o;
+	}
+	fclose(f);
+	return 0;
+}
+
+static uint8_t *check_buf(void)
+{
+	static uint8_t *buf;
+
+	if (!buf)
+		buf = malloc(ST_MODEL_OBJ_MAX + 1);
+	return buf;
+}
+
+bool st_model_check_one(const char *name, const struct st_obj *o, const char *who)
+{
+	uint8_t *buf = check_buf();
+	size_t len = 0;
+	TEEC_Result res = TEEC_SUCCESS;
+
+	if (!buf) {
+		fprintf(stderr, "%s: out of memory\n", who);
+		return false;
+	}
+	res = st_read_all(name, buf, ST_MODEL_OBJ_MAX + 1, &len);
+	if (!o) {
+		if (res == TEEC_ERROR_ITEM_NOT_FOUND)
+			return true;
+		fprintf(stderr, "%s: %s should be absent; reading it gave 0x%08x, %zu bytes\n", who,
+			name, res, len);
+		return false;
+	}
+	if (res) {
+		fprintf(stderr, "%s: %s (%u bytes) does not read back: 0x%08x (origin %u)\n", who,
+			name, o->len, res, st_origin());
+		return false;
+	}
+	if (len != o->len) {
+		fprintf(stderr, "%s: %s has %zu bytes, not %u\n", who, name, len, o->len);
+		return false;
+	}
+	for (uint32_t i = 0; i < o->len; i++) {
+		if (buf[i] != st_model_byte(o, i)) {
+			fprintf(stderr, "%s: %s differs at byte %u of %u\n", who, name, i, o->len);
+			return false;
+		}
+	}
+	return true;
+}
+
+unsigned int st_model_check(const struct st_model *m, bool whole, const char *who)
+{
+	unsigned int bad = 0;
+	uint32_t n = 0;
+	TEEC_Result res = TEEC_SUCCESS;
+
+	for (size_t i = 0; i < m->n; i++)
+		bad += !st_model_check_one(m->o[i].name, &m->o[i], who);
+	if (!whole)
+		return bad;
+	res = st_count(&n);
+	if (res || n != m->n) {
+		fprintf(stderr, "%s: the TA has %u objects (0x%08x), %zu expected\n", who, n, res,
+			m->n);
+		bad++;
+	}
+	return bad;
+}

@@ -1,0 +1,55 @@
+/*
+ * What the objects of the storage test TA must hold, for the tests that
+ * check them across runs of the TEE: each object is the pattern of a seed
+ * (ta_storage_pattern, by position, so appends keep it), except a head
+ * rewritten with another seed. Kept between runs in a text file.
+ */
+#ifndef ST_MODEL_H
+#define ST_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define ST_MODEL_MAX 512
+/* The largest object a model holds, and the buffer st_model_check needs. */
+#define ST_MODEL_OBJ_MAX (1u << 20)
+
+struct st_obj {
+	char name[32];
+	uint32_t seed;
+	uint32_t len;
+	uint32_t head_seed; /* bytes [0, head_len) follow this seed */
+	uint32_t head_len;
+};
+
+struct st_model {
+	struct st_obj o[ST_MODEL_MAX];
+	size_t n;
+};
+
+/* The byte at off of o. */
+uint8_t st_model_byte(const struct st_obj *o, uint32_t off);
+/* The len bytes at off of o into p. */
+void st_model_fill(const struct st_obj *o, uint32_t off, uint8_t *p, uint32_t len);
+/* The object name, or NULL. */
+struct st_obj *st_model_find(struct st_model *m, const char *name);
+/* Adds or replaces name as the pattern of seed; NULL when the model is full. */
+struct st_obj *st_model_set(struct st_model *m, const char *name, uint32_t seed, uint32_t len);
+void st_model_remove(struct st_model *m, const char *name);
+/* 0 or -1. */
+int st_model_save(const struct st_model *m, const char *path);
+int st_model_load(struct st_model *m, const char *path);
+/*
+ * Reads every object of m back through the open st_client session and
+ * compares it; with whole, the TA must have no other object. Says what
+ * differs on stderr, prefixed by who; returns how many objects differ.
+ */
+unsigned int st_model_check(const struct st_model *m, bool whole, const char *who);
+/*
+ * Whether name reads back as o (NULL: absent); false, with a line on
+ * stderr, otherwise.
+ */
+bool st_model_check_one(const char *name, const struct st_obj *o, const char *who);
+
+#endif
