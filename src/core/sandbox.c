@@ -184,12 +184,12 @@ static int add_rules(scmp_filter_ctx ctx)
 			     SCMP_A2(SCMP_CMP_MASKED_EQ, PROT_EXEC, 0)) ||
 	    /* channels to instances are socket pairs; nothing reaches a network */
 	    seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(socketpair), 1,
-			     SCMP_A0(SCMP_CMP_EQ, AF_UNIX)) ||
+			     SCMP_A0(SCMP_CMP_EQ, AF_UNIX, 0)) ||
 	    /* abort() signals its own process only */
 	    seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(tgkill), 1,
-			     SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)getpid())) ||
+			     SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)getpid(), 0)) ||
 	    seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(prctl), 1,
-			     SCMP_A0(SCMP_CMP_EQ, PR_SET_NAME));
+			     SCMP_A0(SCMP_CMP_EQ, PR_SET_NAME, 0));
 }
 
 #ifdef SWTEE_SANITIZE

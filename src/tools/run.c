@@ -24,6 +24,7 @@
 
 #define MAX_TA_PATHS 16
 #define READY_TIMEOUT_MS 15000
+#define READY_SLICE_MS 50
 
 struct run_opts {
 	const char *state;
@@ -33,7 +34,8 @@ struct run_opts {
 	const char *debug_wrapper;
 	bool allow_instrumented; /* TAs built with sanitizers or coverage */
 	int verbose;
-	const char *tpm; /* --tpm: "mssim" or "swtpm"; NULL without */
+	const char *tpm;	   /* --tpm: "mssim" or "swtpm"; NULL without */
+	const char *socket_policy; /* --socket-policy FILE for swteed; NULL: loopback only */
 	char **cmd;
 };
 
@@ -49,7 +51,8 @@ static void on_signal(int sig)
 
 static void run_usage(FILE *f)
 {
-	fprintf(f, "usage: swtee run [--state DIR] [--ta-path DIR]... [-v] -- CMD [ARGS...]\n"
+	fprintf(f, "usage: swtee run [--state DIR] [--ta-path DIR]... [--socket-policy FILE] [-v]\n"
+		   "                 -- CMD [ARGS...]\n"
 		   "  Starts a private TEE (swteed and tee-supplicant), runs CMD against it\n"
 		   "  (SWTEE_SOCKET is set for CMD), stops the TEE and exits with CMD's status.\n"
 		   "  --state DIR     persistent state (default: $SWTEE_STATE_DIR, else\n"
@@ -73,6 +76,10 @@ static void run_usage(FILE *f)
 		   "                  on Unix sockets, and point CMD's tpm2-tools at it\n"
 		   "                  (TPM2TOOLS_TCTI; SWTEE_TPM_MSSIM_TCTI and\n"
 		   "                  SWTEE_TPM_SWTPM_TCTI name both); see docs/tpm.md\n"
+		   "  --socket-policy FILE\n"
+		   "                  which TAs may reach which hosts and ports over the GP\n"
+		   "                  Sockets API (swteed --socket-policy; docs/sockets.md);\n"
+		   "                  without it, the loopback addresses only\n"
 		   "  -v              verbose TEE log (repeat for debug)\n");
 }
 
@@ -113,16 +120,32 @@ static pid_t start(char *const argv[], int keep_fd, int deathsig)
 	_exit(127);
 }
 
-/* Waits until the child writes its ready line, exits, or time runs out. */
+/*
+ * Waits until the child writes its ready line, exits, or time runs out. The
+ * pipe stays open here (the next child gets it too), so an exit shows only
+ * by waitpid: the wait is sliced.
+ */
 static int wait_ready(pid_t pid, int rfd, const char *what)
 {
 	struct pollfd p = {.fd = rfd, .events = POLLIN};
 	char buf[16];
 	int r = 0;
+	int waited = 0;
 
-	do {
-		r = poll(&p, 1, READY_TIMEOUT_MS);
-	} while (r < 0 && errno == EINTR);
+	for (;;) {
+		r = poll(&p, 1, READY_SLICE_MS);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r != 0)
+			break;
+		if (waitpid(pid, NULL, WNOHANG) == pid) {
+			fprintf(stderr, "swtee run: %s failed to start\n", what);
+			return -1;
+		}
+		waited += READY_SLICE_MS;
+		if (waited >= READY_TIMEOUT_MS)
+			break;
+	}
 	if (r > 0 && read(rfd, buf, sizeof(buf)) > 0)
 		return 0;
 	if (r == 0)
@@ -185,6 +208,7 @@ static int parse(int argc, char **argv, struct run_opts *o)
 	    {"debug-wrapper", required_argument, NULL, 'W'},
 	    {"allow-instrumented", no_argument, NULL, 'I'},
 	    {"tpm", optional_argument, NULL, 'T'},
+	    {"socket-policy", required_argument, NULL, 'P'},
 	    {"verbose", no_argument, NULL, 'v'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
@@ -230,6 +254,9 @@ static int parse(int argc, char **argv, struct run_opts *o)
 			}
 			break;
 		}
+		case 'P':
+			o->socket_policy = optarg;
+			break;
 		case 'v':
 			o->verbose++;
 			break;
@@ -440,19 +467,22 @@ int swtee_run_main(int argc, char **argv)
 		goto out;
 	snprintf(fdarg, sizeof(fdarg), "%d", pfd[1]);
 	{
-		char *argv_core[] = {core_bin,
-				     "-s",
-				     sock,
-				     "--supplicant-socket",
-				     supp_sock,
-				     "--secure-dir",
-				     secure,
-				     "--ready-fd",
-				     fdarg,
-				     o.verbose ? "-v" : "-q",
-				     o.verbose > 1 ? "-v" : NULL,
-				     NULL};
+		/* Room for the options added below and the NULL after them. */
+		char *argv_core[16] = {
+		    core_bin,  "-s",
+		    sock,      "--supplicant-socket",
+		    supp_sock, "--secure-dir",
+		    secure,    "--ready-fd",
+		    fdarg,     o.verbose ? "-v" : "-q",
+		};
+		size_t n = 10;
 
+		if (o.socket_policy) {
+			argv_core[n++] = "--socket-policy";
+			argv_core[n++] = (char *)o.socket_policy;
+		}
+		if (o.verbose > 1)
+			argv_core[n++] = "-v";
 		core = start(argv_core, pfd[1], SIGTERM);
 	}
 	if (core < 0 || wait_ready(core, pfd[0], "swteed")) {

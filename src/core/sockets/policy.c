@@ -8,9 +8,11 @@
  * TA is a UUID or *; HOST is an IPv4 or IPv6 address with an optional
  * /prefix, "loopback" or *; PORTS is a port, LOW-HIGH or *. # starts a
  * comment. Anything not allowed is refused. Host names are checked by the
- * addresses they resolve to, before any connection is made.
+ * addresses they resolve to, before any connection is made. An IPv4-mapped
+ * IPv6 address (::ffff:a.b.c.d) reaches an IPv4 host and is checked as one.
  */
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,19 +43,30 @@ static const struct sock_rule loopback_only = {
     .port_lo = 1,
     .port_hi = 65535,
 };
-static struct sock_rule *rules = (struct sock_rule *)&loopback_only;
+static const struct sock_rule *rules = &loopback_only;
 static size_t nrules = 1;
 
+/* An IPv4-mapped IPv6 address as the IPv4 address it reaches; others unchanged. */
+static void peer_normalize(const struct sock_peer *in, struct sock_peer *out)
+{
+	static const uint8_t v4_mapped[12] = {[10] = 0xff, [11] = 0xff};
+
+	*out = *in;
+	if (in->family != PROTO_SOCK_INET6 || memcmp(in->addr, v4_mapped, 12) != 0)
+		return;
+	memset(out->addr, 0, sizeof(out->addr));
+	memcpy(out->addr, in->addr + 12, 4);
+	out->family = PROTO_SOCK_INET4;
+}
+
+/* 127.0.0.0/8 or ::1 (p normalized). */
 static bool is_loopback(const struct sock_peer *p)
 {
 	static const uint8_t v6_loop[16] = {[15] = 1};
-	static const uint8_t v4_mapped[12] = {[10] = 0xff, [11] = 0xff};
 
 	if (p->family == PROTO_SOCK_INET4)
 		return p->addr[0] == 127;
-	if (!memcmp(p->addr, v6_loop, 16))
-		return true;
-	return !memcmp(p->addr, v4_mapped, 12) && p->addr[12] == 127;
+	return !memcmp(p->addr, v6_loop, 16);
 }
 
 static bool prefix_match(const uint8_t *a, const uint8_t *net, unsigned int bits)
@@ -68,23 +81,26 @@ static bool prefix_match(const uint8_t *a, const uint8_t *net, unsigned int bits
 	return ((a[whole] ^ net[whole]) & (uint8_t)(0xff << (8 - rest))) == 0;
 }
 
-bool sock_policy_allows(const struct swtee_uuid *uuid, const struct sock_peer *peer)
+bool sock_policy_allows(const struct swtee_uuid *uuid, const struct sock_peer *to)
 {
+	struct sock_peer peer;
+
+	peer_normalize(to, &peer);
 	for (size_t i = 0; i < nrules; i++) {
 		const struct sock_rule *r = &rules[i];
 
 		if (!r->any_ta && !uuid_equal(&r->ta, uuid))
 			continue;
-		if (peer->port < r->port_lo || peer->port > r->port_hi)
+		if (peer.port < r->port_lo || peer.port > r->port_hi)
 			continue;
 		if (r->kind == HOST_ANY)
 			return true;
 		if (r->kind == HOST_LOOPBACK) {
-			if (is_loopback(peer))
+			if (is_loopback(&peer))
 				return true;
 			continue;
 		}
-		if (r->family == peer->family && prefix_match(peer->addr, r->net, r->prefix))
+		if (r->family == peer.family && prefix_match(peer.addr, r->net, r->prefix))
 			return true;
 	}
 	return false;
@@ -99,14 +115,25 @@ void sock_peer_format(const struct sock_peer *peer, char *out, size_t n)
 		 (unsigned int)peer->port);
 }
 
-static int parse_port(const char *s, uint16_t *v)
+/* A decimal number of digits only (no sign, no space) up to max. */
+static int parse_uint(const char *s, unsigned long max, unsigned long *v)
 {
 	char *end = NULL;
+
+	if (!isdigit((unsigned char)s[0]))
+		return -1;
+	errno = 0;
+	*v = strtoul(s, &end, 10);
+	if (errno || *end || *v > max)
+		return -1;
+	return 0;
+}
+
+static int parse_port(const char *s, uint16_t *v)
+{
 	unsigned long n = 0;
 
-	errno = 0;
-	n = strtoul(s, &end, 10);
-	if (errno || end == s || *end || n < 1 || n > 65535)
+	if (parse_uint(s, 65535, &n) || !n)
 		return -1;
 	*v = (uint16_t)n;
 	return 0;
@@ -157,12 +184,23 @@ static int parse_host(char *s, struct sock_rule *r)
 	}
 	r->prefix = max;
 	if (slash) {
-		char *end = NULL;
-		unsigned long n = strtoul(slash + 1, &end, 10);
+		unsigned long n = 0;
 
-		if (end == slash + 1 || *end || n > max)
+		if (parse_uint(slash + 1, max, &n))
 			return -1;
 		r->prefix = (unsigned int)n;
+	}
+	/* A rule within ::ffff:0:0/96 names IPv4 hosts, as peers there are checked. */
+	if (r->family == PROTO_SOCK_INET6 && r->prefix >= 96) {
+		struct sock_peer net = {.family = PROTO_SOCK_INET6};
+
+		memcpy(net.addr, r->net, sizeof(net.addr));
+		peer_normalize(&net, &net);
+		if (net.family == PROTO_SOCK_INET4) {
+			memcpy(r->net, net.addr, sizeof(r->net));
+			r->family = PROTO_SOCK_INET4;
+			r->prefix -= 96;
+		}
 	}
 	return 0;
 }
@@ -186,29 +224,26 @@ static int parse_rule(char *line, struct sock_rule *r)
 	return parse_host(host, r) || parse_ports(ports, r) ? -1 : 0;
 }
 
-int sock_policy_load(const char *path)
+int sock_policy_read(FILE *f, const char *name)
 {
 	struct sock_rule *list = NULL;
 	char line[POLICY_LINE_MAX];
 	size_t n = 0;
 	unsigned int lineno = 0;
 	int rc = -1;
-	FILE *f = fopen(path, "re");
 
-	if (!f) {
-		log_error("cannot read the socket policy %s: %s", path, strerror(errno));
+	list = calloc(POLICY_RULES_MAX, sizeof(*list));
+	if (!list) {
+		log_error("%s: out of memory", name);
 		return -1;
 	}
-	list = calloc(POLICY_RULES_MAX, sizeof(*list));
-	if (!list)
-		goto out;
 	while (fgets(line, sizeof(line), f)) {
 		char *hash = strchr(line, '#');
 		char *p = line;
 
 		lineno++;
 		if (!strchr(line, '\n') && !feof(f)) {
-			log_error("%s:%u: line too long", path, lineno);
+			log_error("%s:%u: line too long", name, lineno);
 			goto out;
 		}
 		if (hash)
@@ -218,24 +253,50 @@ int sock_policy_load(const char *path)
 		if (!*p)
 			continue;
 		if (n >= POLICY_RULES_MAX) {
-			log_error("%s:%u: more than %d rules", path, lineno, POLICY_RULES_MAX);
+			log_error("%s:%u: more than %d rules", name, lineno, POLICY_RULES_MAX);
 			goto out;
 		}
 		if (parse_rule(p, &list[n])) {
 			log_error("%s:%u: not a rule (allow TA|* HOST[/PREFIX]|loopback|* "
 				  "PORT|LOW-HIGH|*)",
-				  path, lineno);
+				  name, lineno);
 			goto out;
 		}
 		n++;
 	}
+	if (ferror(f)) {
+		log_error("cannot read the socket policy %s", name);
+		goto out;
+	}
+	sock_policy_fini();
 	rules = list;
 	nrules = n;
-	list = NULL; /* transferred: kept for the life of the core */
-	log_info("socket policy %s: %zu rule%s", path, n, n == 1 ? "" : "s");
+	list = NULL; /* transferred: kept until sock_policy_fini */
+	log_info("socket policy %s: %zu rule%s", name, n, n == 1 ? "" : "s");
 	rc = 0;
 out:
 	free(list);
+	return rc;
+}
+
+int sock_policy_load(const char *path)
+{
+	int rc = -1;
+	FILE *f = fopen(path, "re");
+
+	if (!f) {
+		log_error("cannot read the socket policy %s: %s", path, strerror(errno));
+		return -1;
+	}
+	rc = sock_policy_read(f, path);
 	fclose(f);
 	return rc;
+}
+
+void sock_policy_fini(void)
+{
+	if (rules != &loopback_only)
+		free((void *)rules);
+	rules = &loopback_only;
+	nrules = 1;
 }

@@ -19,7 +19,9 @@
 
 #define FINI_WAIT_S 5
 
+/* The running relays; each thread unlinks and frees its own when it ends. */
 static pthread_mutex_t relays_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t relays_ended = PTHREAD_COND_INITIALIZER;
 static struct sock_relay *relays;
 
 static int64_t now_ms(void)
@@ -30,6 +32,15 @@ static int64_t now_ms(void)
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+/* Closes the supplicant's channel; under the lock, as sockets_fini may shut it down. */
+static void supp_close(struct sock_relay *rl)
+{
+	pthread_mutex_lock(&relays_lock);
+	close(rl->supp);
+	rl->supp = -1;
+	pthread_mutex_unlock(&relays_lock);
+}
+
 static void supp_lost(struct sock_relay *rl, const char *why)
 {
 	if (rl->supp < 0)
@@ -37,8 +48,7 @@ static void supp_lost(struct sock_relay *rl, const char *why)
 	log_error("TA %s: the supplicant's socket channel %s; sockets fail until the "
 		  "instance ends",
 		  rl->name, why);
-	close(rl->supp);
-	rl->supp = -1;
+	supp_close(rl);
 }
 
 /* The instance's message while a call runs: only a cancellation belongs here. */
@@ -188,33 +198,22 @@ static void *relay_main(void *arg)
 		buf_writer_init(&w, out, sizeof(out));
 		buf_put_u32(&w, MSG_SOCK_CLOSE_ALL);
 		msg_send(rl->supp, out, buf_written(&w), NULL, 0);
-		close(rl->supp);
-		rl->supp = -1;
+		supp_close(rl);
 	}
 	log_debug("TA %s: socket channel closed", rl->name);
+	/* Nothing of the instance's outlives it: not its channel, not this memory. */
 	pthread_mutex_lock(&relays_lock);
-	rl->done = true;
-	pthread_mutex_unlock(&relays_lock);
-	return NULL;
-}
-
-/* Joins and frees the relays whose thread ended. Called with relays_lock held. */
-static void reap(void)
-{
-	struct sock_relay **pp = &relays;
-
-	while (*pp) {
-		struct sock_relay *rl = *pp;
-
-		if (rl->done) {
+	for (struct sock_relay **pp = &relays; *pp; pp = &(*pp)->next) {
+		if (*pp == rl) {
 			*pp = rl->next;
-			pthread_join(rl->thread, NULL);
-			close(rl->ta);
-			free(rl);
-		} else {
-			pp = &rl->next;
+			break;
 		}
 	}
+	close(rl->ta);
+	free(rl);
+	pthread_cond_broadcast(&relays_ended);
+	pthread_mutex_unlock(&relays_lock);
+	return NULL;
 }
 
 /* A socket channel handed to the supplicant; our end in *sock. */
@@ -253,9 +252,8 @@ void sockets_ctl_request(struct core *c, struct instance *in, struct buf_reader 
 		return;
 	}
 	pthread_mutex_lock(&relays_lock);
-	reap();
 	for (rl = relays; rl; rl = rl->next) {
-		if (rl->instance == in->id && !rl->done) {
+		if (rl->instance == in->id) {
 			pthread_mutex_unlock(&relays_lock);
 			instance_kill(in, "asked for a second socket channel");
 			return;
@@ -280,11 +278,14 @@ void sockets_ctl_request(struct core *c, struct instance *in, struct buf_reader 
 	rl->instance = in->id;
 	rl->uuid = in->uuid;
 	uuid_format(&in->uuid, rl->name);
+	/* Listed before the thread runs: it unlinks itself when it ends. */
+	pthread_mutex_lock(&relays_lock);
 	if (pthread_create(&rl->thread, NULL, relay_main, rl)) {
+		pthread_mutex_unlock(&relays_lock);
 		res = TEE_ERROR_OUT_OF_MEMORY;
 		goto reply;
 	}
-	pthread_mutex_lock(&relays_lock);
+	pthread_detach(rl->thread);
 	rl->next = relays;
 	relays = rl;
 	pthread_mutex_unlock(&relays_lock);
@@ -316,19 +317,13 @@ void sockets_fini(void)
 	pthread_mutex_lock(&relays_lock);
 	for (struct sock_relay *rl = relays; rl; rl = rl->next)
 		shutdown(rl->ta, SHUT_RDWR);
-	while (relays) {
-		struct sock_relay *rl = relays;
-
-		relays = rl->next;
-		pthread_mutex_unlock(&relays_lock);
-		if (pthread_timedjoin_np(rl->thread, NULL, &limit)) {
-			if (rl->supp >= 0)
-				shutdown(rl->supp, SHUT_RDWR);
-			pthread_join(rl->thread, NULL);
-		}
-		close(rl->ta);
-		free(rl);
-		pthread_mutex_lock(&relays_lock);
-	}
+	while (relays && !pthread_cond_timedwait(&relays_ended, &relays_lock, &limit))
+		;
+	/* A relay still waiting on the supplicant: its channel ends too. */
+	for (struct sock_relay *rl = relays; rl; rl = rl->next)
+		if (rl->supp >= 0)
+			shutdown(rl->supp, SHUT_RDWR);
+	while (relays)
+		pthread_cond_wait(&relays_ended, &relays_lock);
 	pthread_mutex_unlock(&relays_lock);
 }

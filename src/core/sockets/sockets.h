@@ -13,6 +13,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "buf.h"
 #include "proto.h"
@@ -49,7 +50,6 @@ struct sock_relay {
 	struct sock_entry socks[SOCK_PER_INSTANCE];
 	uint32_t buf_total;
 	bool ta_gone; /* the instance's end closed or broke the protocol */
-	bool done;    /* the thread ended; joined and freed by the next reap */
 	struct sock_relay *next;
 	uint8_t req[PROTO_SOCK_MSG_MAX];
 	uint8_t rsp[PROTO_SOCK_MSG_MAX];
@@ -59,7 +59,14 @@ struct sock_relay {
 /* policy.c */
 /* Replaces the policy with the rules of path (docs/sockets.md). Returns 0, or -1 (logged). */
 int sock_policy_load(const char *path);
-/* True when the TA uuid may reach addr (a struct sock_peer) on its port. */
+/*
+ * As sock_policy_load, from f (name is for log lines). On failure the policy
+ * in force stays as it was.
+ */
+int sock_policy_read(FILE *f, const char *name);
+/* Back to the default (loopback only); frees the rules read. */
+void sock_policy_fini(void);
+/* True when the TA uuid may reach peer (its address and port). */
 bool sock_policy_allows(const struct swtee_uuid *uuid, const struct sock_peer *peer);
 /* The address and port as text, for log lines. */
 void sock_peer_format(const struct sock_peer *peer, char *out, size_t n);

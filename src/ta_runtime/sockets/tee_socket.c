@@ -167,7 +167,9 @@ static TEE_Result send_part(struct rt_socket *s, const uint8_t *buf, uint32_t le
 	buf_put_u32(&w, len);
 	buf_put_bytes(&w, buf, len);
 	res = sock_chan_call(req_buf, buf_written(&w), rsp_buf, sizeof(rsp_buf), &r);
-	if (res && res != TEE_ISOCKET_ERROR_TIMEOUT && res != TEE_ERROR_CANCEL)
+	/* These come with the count of what went out before the call stopped. */
+	if (res && res != TEE_ISOCKET_ERROR_TIMEOUT && res != TEE_ERROR_CANCEL &&
+	    res != TEE_ISOCKET_ERROR_REMOTE_CLOSED)
 		return res;
 	buf_get_u32(&r, sent);
 	if (!buf_done(&r) || *sent > len) {

@@ -14,6 +14,18 @@
 		}                                                                                  \
 	}
 
+/*
+ * The same TA under a second UUID (built with TA_SOCKET_TWIN), so that the
+ * socket policy's rules for one TA can be told from another's.
+ */
+#define TA_SOCKET_TWIN_UUID                                                                        \
+	{                                                                                          \
+		0xabfa6b3d, 0x855b, 0x4085,                                                        \
+		{                                                                                  \
+			0xa2, 0xab, 0xac, 0xc4, 0xb7, 0xad, 0xb7, 0x0c                             \
+		}                                                                                  \
+	}
+
 /* [0] value in a=ipVersion b=port, [1] memref in host (NUL-terminated, or
  * NULL), [2] value out a=socket id b=protocolError */
 #define TA_SOCKET_CMD_TCP_OPEN 0
