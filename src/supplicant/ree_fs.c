@@ -346,10 +346,25 @@ static int op_zero(int fd, uint64_t off, uint32_t len, uint8_t *scratch)
  */
 static int op_reserve(int fd, uint64_t off, uint32_t len)
 {
+	off_t hole = 0;
 	int r = 0;
 
 	if (!len)
 		return 0;
+	/*
+	 * Most ranges are there already (a block rewritten, a map page
+	 * updated): without a hole in them there is nothing to allocate, and
+	 * fallocate would cost a journal transaction of the file system.
+	 * Blocks written but not yet on disk count as data: their space was
+	 * set aside when they were written.
+	 */
+	hole = lseek(fd, (off_t)off, SEEK_HOLE);
+	if (hole >= 0 && (uint64_t)hole >= off + len)
+		return 0;
+	if (hole > (off_t)off) {
+		len -= (uint32_t)((uint64_t)hole - off);
+		off = (uint64_t)hole;
+	}
 	do {
 		r = fallocate(fd, FALLOC_FL_KEEP_SIZE, (off_t)off, (off_t)len);
 	} while (r && errno == EINTR);
