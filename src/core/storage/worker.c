@@ -80,6 +80,8 @@ static pthread_mutex_t workers_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t workers_ended = PTHREAD_COND_INITIALIZER;
 static struct worker *workers;
 
+#define RELEASE_WAIT_S 2
+
 /* ---- replies ---- */
 
 static void reply(struct worker *w, TEE_Result res, const uint8_t *extra, size_t n)
@@ -278,6 +280,44 @@ static TEE_Result fix_result(struct worker *w, struct stor_entry *e, TEE_Result 
 	return res;
 }
 
+/* Whether the instance of worker o has ended (its end of the channel closed). */
+static bool instance_ended(const struct worker *o)
+{
+	struct pollfd p = {.fd = o->sock, .events = POLLIN | POLLRDHUP};
+
+	return poll(&p, 1, 0) == 1 && (p.revents & (POLLHUP | POLLRDHUP | POLLERR));
+}
+
+/*
+ * An object held open by an instance that has just ended is closed by that
+ * instance's worker, which may not have got to it yet when the client, told
+ * of the end by its own connection, already opens a new session. A conflict
+ * then waits (bounded) for the workers of ended instances to be done, and
+ * is tried once more. Whether there were any.
+ */
+static bool releases_wait(const struct worker *self)
+{
+	struct timespec limit;
+	bool any = false;
+
+	clock_gettime(CLOCK_REALTIME, &limit);
+	limit.tv_sec += RELEASE_WAIT_S;
+	pthread_mutex_lock(&workers_lock);
+	for (;;) {
+		bool ending = false;
+
+		for (const struct worker *o = workers; o && !ending; o = o->next)
+			ending = o != self && instance_ended(o);
+		if (!ending)
+			break;
+		any = true;
+		if (pthread_cond_timedwait(&workers_ended, &workers_lock, &limit))
+			break;
+	}
+	pthread_mutex_unlock(&workers_lock);
+	return any;
+}
+
 /* ---- requests ---- */
 
 static void do_open(struct worker *w, struct buf_reader *r)
@@ -291,6 +331,7 @@ static void do_open(struct worker *w, struct buf_reader *r)
 	uint32_t len = 0;
 	uint32_t h = 0;
 	uint8_t ns = 0;
+	bool retried = false;
 	TEE_Result res = TEE_SUCCESS;
 
 	buf_get_u32(r, &storage);
@@ -304,6 +345,7 @@ static void do_open(struct worker *w, struct buf_reader *r)
 		reply(w, TEE_ERROR_ITEM_NOT_FOUND, NULL, 0);
 		return;
 	}
+retry:
 	res = lock(w);
 	if (res) {
 		reply(w, res, NULL, 0);
@@ -318,6 +360,14 @@ static void do_open(struct worker *w, struct buf_reader *r)
 		res = TEE_ERROR_ACCESS_CONFLICT;
 	else
 		res = handle_add(w, e, flags, &h);
+	if (res == TEE_ERROR_ACCESS_CONFLICT && !retried) {
+		unlock(w);
+		retried = true;
+		if (releases_wait(w))
+			goto retry;
+		reply(w, res, NULL, 0);
+		return;
+	}
 	buf_writer_init(&bw, out, sizeof(out));
 	if (!res) {
 		buf_put_u32(&bw, h);
@@ -417,6 +467,7 @@ static void do_create(struct worker *w, struct buf_reader *r)
 	uint32_t h = 0;
 	size_t first = 0;
 	uint8_t ns = 0;
+	bool retried = false;
 	TEE_Result res = TEE_SUCCESS;
 
 	buf_get_u32(r, &storage);
@@ -435,6 +486,7 @@ static void do_create(struct worker *w, struct buf_reader *r)
 		reply(w, TEE_ERROR_ITEM_NOT_FOUND, NULL, 0);
 		return;
 	}
+retry:
 	res = lock(w);
 	if (res) {
 		reply(w, res, NULL, 0);
@@ -442,7 +494,14 @@ static void do_create(struct worker *w, struct buf_reader *r)
 	}
 	old = dir_find(w->store, ns, id, len);
 	if (old && (!(flags & TEE_DATA_FLAG_OVERWRITE) || old->open)) {
+		bool held = old->open && (flags & TEE_DATA_FLAG_OVERWRITE);
+
 		unlock(w);
+		if (held && !retried) {
+			retried = true;
+			if (releases_wait(w))
+				goto retry;
+		}
 		reply(w, TEE_ERROR_ACCESS_CONFLICT, NULL, 0);
 		return;
 	}
