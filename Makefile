@@ -11,11 +11,11 @@ BUILD ?= build
 BUILD_ASAN ?= build-asan
 BUILD_FUZZ ?= build-fuzz
 FUZZ_SECONDS ?= 60
-FUZZERS := core_client core_instance ta_params teec_result ta_image tpm_frame \
-	$(STORAGE_FUZZERS) $(SOCKET_FUZZERS)
-# Filled in by the storage and socket harnesses.
+# The parsers of the storage engine and of the socket channels, then the rest.
 STORAGE_FUZZERS := storage_reply storage_rpmb storage_journal storage_dir storage_map storage_sweep
 SOCKET_FUZZERS := sock_policy sock_ta sock_reply sock_request
+FUZZERS := core_client core_instance ta_params teec_result ta_image tpm_frame \
+	$(STORAGE_FUZZERS) $(SOCKET_FUZZERS)
 PREFIX ?= /usr/local
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
