@@ -346,27 +346,46 @@ static int op_zero(int fd, uint64_t off, uint32_t len, uint8_t *scratch)
  */
 static int op_reserve(int fd, uint64_t off, uint32_t len)
 {
-	off_t hole = 0;
+	uint64_t end = off + len;
+	uint64_t size = 0;
+	uint64_t blk = 0;
+	struct stat st;
+	off_t at = 0;
 	int r = 0;
 
 	if (!len)
 		return 0;
+	if (fstat(fd, &st))
+		return -1;
+	size = (uint64_t)st.st_size;
+	blk = st.st_blksize > 0 ? (uint64_t)st.st_blksize : 4096;
 	/*
 	 * Most ranges are there already (a block rewritten, a map page
-	 * updated): without a hole in them there is nothing to allocate, and
+	 * updated, a short last block grown): nothing to allocate, and
 	 * fallocate would cost a journal transaction of the file system.
 	 * Blocks written but not yet on disk count as data: their space was
-	 * set aside when they were written.
+	 * set aside when they were written. Below the size, only from the
+	 * first hole on is anything missing.
 	 */
-	hole = lseek(fd, (off_t)off, SEEK_HOLE);
-	if (hole >= 0 && (uint64_t)hole >= off + len)
-		return 0;
-	if (hole > (off_t)off) {
-		len -= (uint32_t)((uint64_t)hole - off);
-		off = (uint64_t)hole;
+	if (off < size) {
+		at = lseek(fd, (off_t)off, SEEK_HOLE);
+		if (at >= 0 && (uint64_t)at >= end)
+			return 0;
+		if (at > (off_t)off)
+			off = (uint64_t)at;
+	}
+	/* Past the size, the rest of the block that holds the last byte is there if that byte is.
+	 */
+	if (off >= size && size % blk && off < size - size % blk + blk &&
+	    lseek(fd, (off_t)(size - 1), SEEK_DATA) == (off_t)(size - 1)) {
+		uint64_t tail = size - size % blk + blk;
+
+		if (end <= tail)
+			return 0;
+		off = tail;
 	}
 	do {
-		r = fallocate(fd, FALLOC_FL_KEEP_SIZE, (off_t)off, (off_t)len);
+		r = fallocate(fd, FALLOC_FL_KEEP_SIZE, (off_t)off, (off_t)(end - off));
 	} while (r && errno == EINTR);
 	if (r && (errno == EOPNOTSUPP || errno == ENOSYS))
 		return 0;
