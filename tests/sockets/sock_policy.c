@@ -247,6 +247,33 @@ static int listen_on(int family, const char *addr, struct srv *s)
 	return 0;
 }
 
+/*
+ * listen_on, on a port outside [lo, hi]: the range rule for 127.0.0.1 must
+ * not let through a port a check expects refused. Ports drawn inside are
+ * held open while drawing again, so the next one differs.
+ */
+static int listen_outside(int family, const char *addr, struct srv *s, unsigned int lo,
+			  unsigned int hi)
+{
+	int held[64];
+	size_t nheld = 0;
+	int rc = -1;
+
+	while (nheld < sizeof(held) / sizeof(held[0])) {
+		if (listen_on(family, addr, s))
+			break;
+		if (s->port < lo || s->port > hi) {
+			rc = 0;
+			break;
+		}
+		held[nheld++] = s->fd;
+		s->fd = -1;
+	}
+	while (nheld)
+		close(held[--nheld]);
+	return rc;
+}
+
 /* Accepts, counts and closes every connection. */
 static void *srv_main(void *arg)
 {
@@ -605,11 +632,12 @@ int main(int argc, char **argv)
 	qsort(srvs, 3, sizeof(srvs[0]), cmp_srv);
 	if (listen_on(AF_INET, "127.0.0.2", &srvs[P5_LOOP2]))
 		return 1;
-	v6 = listen_on(AF_INET6, "::1", &srvs[P4_V6]) == 0;
+	v6 = listen_outside(AF_INET6, "::1", &srvs[P4_V6], srvs[P1].port, srvs[P2].port) == 0;
 	if (!v6) {
 		/* No IPv6 here: a port for the rule all the same, on IPv4. */
 		printf("# no IPv6 loopback: the IPv6 checks are skipped\n");
-		if (listen_on(AF_INET, "127.0.0.1", &srvs[P4_V6]))
+		if (listen_outside(AF_INET, "127.0.0.1", &srvs[P4_V6], srvs[P1].port,
+				   srvs[P2].port))
 			return 1;
 	}
 	if (pthread_create(&t, NULL, srv_main, NULL))
