@@ -1655,6 +1655,109 @@ static void test_6026(ADBG_Case_t *c, uint32_t storage)
 }
 STORAGE_CASE(6026, "Truncated down and up, read after a reload");
 
+/*
+ * Small reads one after the other take a read-ahead in the TA when no other
+ * handle can write the object: writes and truncations through the handle
+ * must show in later reads, and with shared writing a write through another
+ * instance's handle must show at once.
+ */
+#define SIZE_6027 (100 * 1024)
+
+/* Reads len bytes at off in 100-byte reads, as a TA reading a record at a time. */
+static bool read_small(ADBG_Case_t *c, TEEC_Session *s, uint32_t h, uint32_t off, uint8_t *dst,
+		       uint32_t len, uint32_t *total)
+{
+	*total = 0;
+	if (!ADBG_EXPECT_TEEC_SUCCESS(c, st_seek(s, h, (int32_t)off, TEE_DATA_SEEK_SET, NULL)))
+		return false;
+	while (*total < len) {
+		uint32_t n = len - *total < 100 ? len - *total : 100;
+		uint32_t count = 0;
+
+		if (!ADBG_EXPECT_TEEC_SUCCESS(c, st_read(s, h, dst + *total, n, &count)))
+			return false;
+		*total += count;
+		if (count < n)
+			break;
+	}
+	return true;
+}
+
+static void test_6027(ADBG_Case_t *c, uint32_t storage)
+{
+	static const char id[] = "readahead_6027";
+	uint8_t *model = calloc(1, SIZE_6027);
+	uint8_t *back = malloc(SIZE_6027);
+	uint8_t data[3000];
+	TEEC_Session s = {0};
+	TEEC_Session s2 = {0};
+	uint32_t h = 0;
+	uint32_t h2 = 0;
+	uint32_t got = 0;
+
+	if (!ADBG_EXPECT_NOT_NULL(c, model) || !ADBG_EXPECT_NOT_NULL(c, back) || !sess_open(c, &s))
+		goto done;
+	for (uint32_t i = 0; i < SIZE_6027; i++)
+		model[i] = (uint8_t)(i * 7 + i / 251);
+	if (!ADBG_EXPECT_TEEC_SUCCESS(c,
+				      st_create(&s, id, sizeof(id), RWM | TEE_DATA_FLAG_OVERWRITE,
+						model, SIZE_6027, &h, storage)))
+		goto out;
+	/* Reading on where the last read ended; then a write inside what was read ahead. */
+	if (read_small(c, &s, h, 1000, back, 500, &got))
+		ADBG_EXPECT_BUFFER(c, model + 1000, 500, back, got);
+	memset(data, 0xa5, sizeof(data));
+	if (ADBG_EXPECT_TEEC_SUCCESS(c, st_seek(&s, h, 1400, TEE_DATA_SEEK_SET, NULL)) &&
+	    ADBG_EXPECT_TEEC_SUCCESS(c, st_write(&s, h, data, sizeof(data))))
+		memcpy(model + 1400, data, sizeof(data));
+	if (read_small(c, &s, h, 1000, back, 8000, &got))
+		ADBG_EXPECT_BUFFER(c, model + 1000, 8000, back, got);
+	/* A write across the read-ahead's end, and reads going on over it. */
+	memset(data, 0x3c, sizeof(data));
+	if (ADBG_EXPECT_TEEC_SUCCESS(c, st_seek(&s, h, 64 * 1024, TEE_DATA_SEEK_SET, NULL)) &&
+	    ADBG_EXPECT_TEEC_SUCCESS(c, st_write(&s, h, data, sizeof(data))))
+		memcpy(model + 64 * 1024, data, sizeof(data));
+	if (read_small(c, &s, h, 0, back, SIZE_6027, &got))
+		ADBG_EXPECT_BUFFER(c, model, SIZE_6027, back, got);
+	/* Cut inside what was read ahead, then grown: the end moved, zeros after it. */
+	if (read_small(c, &s, h, 5000, back, 300, &got) &&
+	    ADBG_EXPECT_TEEC_SUCCESS(c, st_trunc(&s, h, 5500)) &&
+	    read_small(c, &s, h, 5300, back, 1000, &got))
+		ADBG_EXPECT_BUFFER(c, model + 5300, 200, back, got);
+	if (ADBG_EXPECT_TEEC_SUCCESS(c, st_trunc(&s, h, 9000)) &&
+	    read_small(c, &s, h, 5300, back, 3700, &got)) {
+		memset(model + 5500, 0, 3500);
+		ADBG_EXPECT_BUFFER(c, model + 5300, 3700, back, got);
+	}
+	ADBG_EXPECT_TEEC_SUCCESS(c, st_close(&s, h));
+
+	/* Shared writing: another instance's write shows in the next read. */
+	if (!ADBG_EXPECT_TEEC_SUCCESS(c, st_open(&s, id, sizeof(id), RW | SHARE, &h, storage)) ||
+	    !sess_open(c, &s2))
+		goto out;
+	if (ADBG_EXPECT_TEEC_SUCCESS(c, st_open(&s2, id, sizeof(id), RW | SHARE, &h2, storage))) {
+		memset(data, 0x77, sizeof(data));
+		if (read_small(c, &s, h, 0, back, 1000, &got) &&
+		    ADBG_EXPECT_TEEC_SUCCESS(c, st_seek(&s2, h2, 1000, TEE_DATA_SEEK_SET, NULL)) &&
+		    ADBG_EXPECT_TEEC_SUCCESS(c, st_write(&s2, h2, data, 2000))) {
+			memcpy(model + 1000, data, 2000);
+			if (read_small(c, &s, h, 1000, back, 3000, &got))
+				ADBG_EXPECT_BUFFER(c, model + 1000, 3000, back, got);
+		}
+		ADBG_EXPECT_TEEC_SUCCESS(c, st_close(&s2, h2));
+	}
+	TEEC_CloseSession(&s2);
+	ADBG_EXPECT_TEEC_SUCCESS(c, st_close(&s, h));
+	if (ADBG_EXPECT_TEEC_SUCCESS(c, st_open(&s, id, sizeof(id), RWM, &h, storage)))
+		ADBG_EXPECT_TEEC_SUCCESS(c, st_unlink(&s, h));
+out:
+	TEEC_CloseSession(&s);
+done:
+	free(model);
+	free(back);
+}
+STORAGE_CASE(6027, "Read-ahead in the TA follows writes, truncation and sharing");
+
 /* ---- TA persistent time: once, it does not depend on the storage ID ---- */
 
 static TEEC_Result time_get(TEEC_Session *s, uint32_t *sec, uint32_t *ms, uint32_t *result)

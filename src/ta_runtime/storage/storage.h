@@ -24,7 +24,19 @@ struct stor_obj {
 	uint32_t storage; /* the storage ID it was opened in */
 	uint32_t flags;	  /* TEE_DATA_FLAG_* it was opened with */
 	bool corrupt;	  /* an integrity check failed: it stays failed */
+	/*
+	 * Read-ahead (tee_api_stream.c), for handles without
+	 * TEE_DATA_FLAG_SHARE_WRITE: no other handle can write the object
+	 * then, so data read from the core stays what the object holds as
+	 * long as writes through this handle update it too.
+	 */
+	uint8_t *ra;	 /* STOR_RA_LEN bytes once used */
+	uint64_t ra_pos; /* ra holds the data at [ra_pos, ra_pos + ra_len) */
+	uint32_t ra_len;
+	uint64_t ra_next; /* where the last read ended: a read there is sequential */
 };
+
+#define STOR_RA_LEN (64u * 1024)
 
 /* stor_chan.c: the storage channel to the core */
 
@@ -56,6 +68,8 @@ void stor_check_id(const void *id, size_t len, const char *func);
 TEE_Result stor_refresh_size(struct tee_obj *o);
 /* Records a result of the core for o (marks it corrupt when it is). */
 TEE_Result stor_note(struct tee_obj *o, TEE_Result res);
+/* Frees so (its read-ahead included). */
+void stor_obj_free(struct stor_obj *so);
 /* Panics with res unless it is one of the n codes in ok (or TEE_SUCCESS). */
 void stor_expect(TEE_Result res, const TEE_Result *ok, size_t n, const char *func);
 

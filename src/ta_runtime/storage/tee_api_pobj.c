@@ -153,7 +153,7 @@ static void pobj_close(struct tee_obj *o)
 	if (!so)
 		return;
 	call_handle(MSG_STOR_CLOSE, so->handle, &r, in, sizeof(in));
-	free(so);
+	stor_obj_free(so);
 	o->storage = NULL;
 }
 
@@ -225,7 +225,7 @@ static TEE_Result make_object(uint32_t h, uint32_t storage, uint32_t flags, cons
 fail:
 	free(so);
 	if (o) {
-		free(o->storage);
+		stor_obj_free(o->storage);
 		o->storage = NULL;
 		obj_free(o);
 	}
@@ -429,7 +429,7 @@ TEE_Result TEE_CloseAndDeletePersistentObject1(TEE_ObjectHandle object)
 	/* The core closes its handle whatever the outcome. */
 	res = call_handle(MSG_STOR_DELETE, so->handle, &r, in, sizeof(in));
 	obj_handle_release(object);
-	free(so);
+	stor_obj_free(so);
 	o->storage = NULL;
 	obj_free(o);
 	if (res)

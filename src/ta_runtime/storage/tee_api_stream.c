@@ -4,14 +4,71 @@
  * core's. A write larger than the bulk window goes in pieces that end on
  * block boundaries and that the core commits as one transaction: it is
  * whole or not at all like any other.
+ *
+ * Small reads that follow each other take a read-ahead from the core
+ * (STOR_RA_LEN at a time) when the handle does not share writing: one round
+ * trip to the core serves the next reads, and writes through the handle
+ * update what it holds.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include <tee_api_defines_extensions.h>
 
+#include "secure.h"
 #include "storage.h"
 
 #define BLOCK 4096u
+
+void stor_obj_free(struct stor_obj *so)
+{
+	if (!so)
+		return;
+	if (so->ra)
+		secure_wipe(so->ra, STOR_RA_LEN);
+	free(so->ra);
+	free(so);
+}
+
+/* Copies what the read-ahead holds of [pos, pos + len) from pos on. */
+static size_t ra_copy(const struct stor_obj *so, uint64_t pos, uint8_t *dst, size_t len)
+{
+	uint64_t n = 0;
+
+	if (!so->ra_len || pos < so->ra_pos || pos >= so->ra_pos + so->ra_len)
+		return 0;
+	n = so->ra_pos + so->ra_len - pos;
+	if (n > len)
+		n = len;
+	memcpy(dst, so->ra + (pos - so->ra_pos), (size_t)n);
+	return (size_t)n;
+}
+
+/* Writes through this handle keep the read-ahead what the object holds. */
+static void ra_written(struct stor_obj *so, uint64_t pos, const uint8_t *src, size_t len)
+{
+	uint64_t from = pos > so->ra_pos ? pos : so->ra_pos;
+	uint64_t to = so->ra_pos + so->ra_len;
+
+	if (pos + len < to)
+		to = pos + len;
+	if (so->ra_len && from < to)
+		memcpy(so->ra + (from - so->ra_pos), src + (from - pos), (size_t)(to - from));
+}
+
+/*
+ * How much to ask the core for when the TA wants want bytes at pos: a whole
+ * read-ahead for a small read that goes on where the last one ended, when
+ * no other handle can change the data behind it.
+ */
+static uint32_t ra_ask(struct stor_obj *so, uint64_t pos, uint32_t want)
+{
+	if (want >= STOR_RA_LEN || pos != so->ra_next || (so->flags & TEE_DATA_FLAG_SHARE_WRITE))
+		return want;
+	if (!so->ra)
+		so->ra = malloc(STOR_RA_LEN);
+	return so->ra ? STOR_RA_LEN : want;
+}
 
 TEE_Result TEE_ReadObjectData(TEE_ObjectHandle object, void *buffer, size_t size, size_t *count)
 {
@@ -37,25 +94,40 @@ TEE_Result TEE_ReadObjectData(TEE_ObjectHandle object, void *buffer, size_t size
 	while (done < size) {
 		uint32_t want =
 		    size - done < PROTO_STOR_WINDOW ? (uint32_t)(size - done) : PROTO_STOR_WINDOW;
+		uint32_t ask = 0;
 		uint32_t got = 0;
+		size_t n = ra_copy(so, o->data_pos, dst + done, want);
 
+		if (n) {
+			done += n;
+			o->data_pos += n;
+			continue;
+		}
+		ask = ra_ask(so, o->data_pos, want);
 		buf_writer_init(&w, out, sizeof(out));
 		buf_put_u32(&w, MSG_STOR_READ);
 		buf_put_u32(&w, so->handle);
 		buf_put_u64(&w, o->data_pos);
-		buf_put_u32(&w, want);
+		buf_put_u32(&w, ask);
 		res = stor_note(o, stor_call(out, buf_written(&w), in, sizeof(in), &r));
 		if (res)
 			break;
 		buf_get_u32(&r, &got);
-		if (!buf_done(&r) || got > want)
+		if (!buf_done(&r) || got > ask)
 			rt_panic(TEE_ERROR_COMMUNICATION, func);
-		memcpy(dst + done, stor_bulk(), got);
-		done += got;
-		o->data_pos += got;
-		if (got < want)
+		if (ask > want) {
+			memcpy(so->ra, stor_bulk(), got);
+			so->ra_pos = o->data_pos;
+			so->ra_len = got;
+		}
+		n = got < want ? got : want;
+		memcpy(dst + done, stor_bulk(), n);
+		done += n;
+		o->data_pos += n;
+		if (n < want)
 			break;
 	}
+	so->ra_next = o->data_pos;
 	*count = done;
 	stor_expect(res, ok, sizeof(ok) / sizeof(ok[0]), func);
 	return res;
@@ -112,10 +184,14 @@ TEE_Result TEE_WriteObjectData(TEE_ObjectHandle object, const void *buffer, size
 			goto out;
 		done += n;
 	}
+	ra_written(so, pos, src, size);
 	o->data_pos = (size_t)(pos + size);
 	if (o->data_pos > o->data_size)
 		o->data_size = o->data_pos;
 out:
+	/* A piece failed: what the object holds now is the core's to say. */
+	if (res)
+		so->ra_len = 0;
 	stor_expect(res, ok, sizeof(ok) / sizeof(ok[0]), func);
 	return res;
 }
@@ -146,6 +222,8 @@ TEE_Result TEE_TruncateObjectData(TEE_ObjectHandle object, size_t size)
 	res = stor_note(o, stor_call(out, buf_written(&w), in, sizeof(in), &r));
 	if (!res)
 		o->data_size = size;
+	/* Cut or grown, the object's end moved: the read-ahead starts over. */
+	so->ra_len = 0;
 	stor_expect(res, ok, sizeof(ok) / sizeof(ok[0]), func);
 	return res;
 }
