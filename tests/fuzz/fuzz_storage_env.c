@@ -61,6 +61,7 @@ static struct {
 	size_t nlists;
 	char removed[FSE_REMOVED_MAX][PROTO_FS_NAME_MAX + 1];
 	size_t nremoved;
+	size_t hidden; /* READs answered with less than the file holds */
 	uint8_t *bounce;
 } env;
 
@@ -349,6 +350,14 @@ static uint8_t next_fault(void)
 	return f;
 }
 
+/* Whether an honest READ of [off, off + len) of name returns bytes. */
+static bool read_has_bytes(const char *name, uint64_t off, uint32_t len, bool ours)
+{
+	struct fse_file *f = file_find(name);
+
+	return ours && env.dir_exists && f && len && off < f->size;
+}
+
 /* Parses one op whole, then runs it: FS_RES_*. */
 static uint32_t run_op(uint32_t op, struct buf_reader *r, bool ours, uint32_t *count)
 {
@@ -407,8 +416,11 @@ static uint32_t run_op(uint32_t op, struct buf_reader *r, bool ours, uint32_t *c
 		bad_batch("an unknown operation");
 	}
 	fault = next_fault();
-	if (fault >= 0xc0 && fault < 0xf0)
+	if (fault >= 0xc0 && fault < 0xf0) {
+		if (op == FS_OP_READ && read_has_bytes(name, off, len, ours))
+			env.hidden++;
 		return fault < 0xd0 ? FS_RES_NOENT : fault < 0xe0 ? FS_RES_IO : FS_RES_NOSPC;
+	}
 	if (op != FS_OP_MKDIR && (!ours || !env.dir_exists))
 		return FS_RES_NOENT;
 	switch (op) {
@@ -454,8 +466,13 @@ static uint32_t run_op(uint32_t op, struct buf_reader *r, bool ours, uint32_t *c
 	default: /* syncs and writeback hints: nothing to do in memory */
 		break;
 	}
-	if (!res && fault >= 0xf0)
+	if (!res && fault >= 0xf0) {
+		uint32_t all = *count;
+
 		*count = (uint32_t)((uint64_t)*count * (fault & 15) / 16);
+		if (op == FS_OP_READ && *count < all)
+			env.hidden++;
+	}
 	return res;
 }
 
@@ -623,6 +640,7 @@ void fse_reset(void)
 	env.lists = NULL;
 	env.nlists = 0;
 	env.nremoved = 0;
+	env.hidden = 0;
 	unlink(env.slot);
 }
 
@@ -659,6 +677,11 @@ size_t fse_removed_count(void)
 const char *fse_removed(size_t i)
 {
 	return i < env.nremoved ? env.removed[i] : "";
+}
+
+size_t fse_hidden(void)
+{
+	return env.hidden;
 }
 
 int fse_slot_write(const void *p, size_t n)

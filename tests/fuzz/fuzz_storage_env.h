@@ -83,6 +83,12 @@ void fse_listings(const uint8_t *p, size_t n);
 /* The names REMOVE was asked for since fse_reset (at most 256 are kept). */
 size_t fse_removed_count(void);
 const char *fse_removed(size_t i);
+/*
+ * How many READs since fse_reset the fault schedule answered with less than
+ * the file holds (an error, or a count cut short): the core was shown a
+ * shorter file, or none.
+ */
+size_t fse_hidden(void);
 
 /* ---- the RPMB slot (a real file in the secure dir) ---- */
 
@@ -165,9 +171,9 @@ void fse_entry_encode(uint8_t *out, const struct stor_entry *e);
  * a TA does), checks what it loaded (abort when the directory is
  * inconsistent), and lets go. With more, it also uses the store (reads
  * from some objects, the idle confirmation and checkpoint), and a store
- * still whole then must load again with the same directory. The result of
- * the first store_lock; *n (when not NULL) gets the number of objects it
- * loaded.
+ * still whole then must load again with the same directory, if the first
+ * load was shown its files whole (fse_hidden). The result of the first
+ * store_lock; *n (when not NULL) gets the number of objects it loaded.
  */
 TEE_Result fse_load(bool more, size_t *n);
 

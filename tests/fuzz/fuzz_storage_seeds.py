@@ -181,6 +181,10 @@ def journal_seeds():
         "faults": basic + cmd(FAULTS, bytes([0, 0, 0xF8, 0, 0xD0])),
         "rename": cmd(SNAP, snap([entry(a, b"a", size=10)])) + hdr(names_snap=True)
         + rec(m_put(entry(a, b"z", size=20)), log=True),
+        # The first READ of "j" cut short before the record past the anchor, the next
+        # one empty: that load is not shown the record, a later one is.
+        "hidden_record": hdr() + rec(m_put(entry(a))) + anchor(1)
+        + cmd(FAULTS, bytes([0xFE, 0xF0])),
     }
 
 
