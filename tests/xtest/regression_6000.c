@@ -1683,6 +1683,44 @@ static bool read_small(ADBG_Case_t *c, TEEC_Session *s, uint32_t h, uint32_t off
 	return true;
 }
 
+/*
+ * More handles reading at once than the TA keeps read-aheads for (16): the
+ * rest read through the core, all read what their objects hold.
+ */
+#define MANY_6027 20
+#define LEN_6027 3000
+
+static void many_6027(ADBG_Case_t *c, TEEC_Session *s, uint32_t storage, uint8_t *model,
+		      uint8_t *back)
+{
+	uint32_t h[MANY_6027] = {0};
+	char id[MANY_6027][16];
+	bool ok = true;
+
+	for (int i = 0; i < MANY_6027 && ok; i++) {
+		snprintf(id[i], sizeof(id[i]), "ra_6027_%d", i);
+		memset(model + i * LEN_6027, 'a' + i, LEN_6027);
+		ok = ADBG_EXPECT_TEEC_SUCCESS(
+		    c, st_create(s, id[i], strlen(id[i]), RWM | TEE_DATA_FLAG_OVERWRITE,
+				 model + i * LEN_6027, LEN_6027, &h[i], storage));
+	}
+	/* 100 bytes from each in turn, so that every handle reads on where it ended. */
+	for (uint32_t off = 0; ok && off < LEN_6027; off += 100) {
+		for (int i = 0; i < MANY_6027 && ok; i++) {
+			uint32_t count = 0;
+
+			ok = ADBG_EXPECT_TEEC_SUCCESS(
+				 c, st_read(s, h[i], back + i * LEN_6027 + off, 100, &count)) &&
+			     ADBG_EXPECT_COMPARE_UNSIGNED(c, count, ==, 100);
+		}
+	}
+	if (ok)
+		ADBG_EXPECT_BUFFER(c, model, MANY_6027 * LEN_6027, back, MANY_6027 * LEN_6027);
+	for (int i = 0; i < MANY_6027; i++)
+		if (h[i])
+			ADBG_EXPECT_TEEC_SUCCESS(c, st_unlink(s, h[i]));
+}
+
 static void test_6027(ADBG_Case_t *c, uint32_t storage)
 {
 	static const char id[] = "readahead_6027";
@@ -1750,6 +1788,7 @@ static void test_6027(ADBG_Case_t *c, uint32_t storage)
 	ADBG_EXPECT_TEEC_SUCCESS(c, st_close(&s, h));
 	if (ADBG_EXPECT_TEEC_SUCCESS(c, st_open(&s, id, sizeof(id), RWM, &h, storage)))
 		ADBG_EXPECT_TEEC_SUCCESS(c, st_unlink(&s, h));
+	many_6027(c, &s, storage, model, back);
 out:
 	TEEC_CloseSession(&s);
 done:

@@ -19,14 +19,20 @@
 #include "storage.h"
 
 #define BLOCK 4096u
+/* Handles with a read-ahead at once, at most: 1 MiB of the instance's memory. */
+#define RA_HANDLES_MAX 16
+
+static unsigned int ra_handles;
 
 void stor_obj_free(struct stor_obj *so)
 {
 	if (!so)
 		return;
-	if (so->ra)
+	if (so->ra) {
 		secure_wipe(so->ra, STOR_RA_LEN);
-	free(so->ra);
+		free(so->ra);
+		ra_handles--;
+	}
 	free(so);
 }
 
@@ -65,8 +71,10 @@ static uint32_t ra_ask(struct stor_obj *so, uint64_t pos, uint32_t want)
 {
 	if (want >= STOR_RA_LEN || pos != so->ra_next || (so->flags & TEE_DATA_FLAG_SHARE_WRITE))
 		return want;
-	if (!so->ra)
+	if (!so->ra && ra_handles < RA_HANDLES_MAX) {
 		so->ra = malloc(STOR_RA_LEN);
+		ra_handles += so->ra != NULL;
+	}
 	return so->ra ? STOR_RA_LEN : want;
 }
 
