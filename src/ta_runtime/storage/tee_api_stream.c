@@ -64,12 +64,14 @@ static void ra_written(struct stor_obj *so, uint64_t pos, const uint8_t *src, si
 
 /*
  * How much to ask the core for when the TA wants want bytes at pos: a whole
- * read-ahead for a small read that goes on where the last one ended, when
- * no other handle can change the data behind it.
+ * read-ahead for a small read that goes on where the last one (or the
+ * read-ahead) ended, when no other handle can change the data behind it.
  */
 static uint32_t ra_ask(struct stor_obj *so, uint64_t pos, uint32_t want)
 {
-	if (want >= STOR_RA_LEN || pos != so->ra_next || (so->flags & TEE_DATA_FLAG_SHARE_WRITE))
+	bool sequential = pos == so->ra_next || (so->ra_len && pos == so->ra_pos + so->ra_len);
+
+	if (want >= STOR_RA_LEN || !sequential || (so->flags & TEE_DATA_FLAG_SHARE_WRITE))
 		return want;
 	if (!so->ra && ra_handles < RA_HANDLES_MAX) {
 		so->ra = malloc(STOR_RA_LEN);
