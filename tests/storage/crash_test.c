@@ -24,7 +24,6 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -36,6 +35,8 @@
 #include <unistd.h>
 
 #include "st_client.h"
+#include "st_run.h"
+#include "st_util.h"
 #include "ta_storage.h"
 
 #define NOBJ 6
@@ -60,19 +61,7 @@ struct obj {
 	uint32_t len;
 };
 
-static void die(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
-
-static void die(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	fprintf(stderr, "storage-crash: ");
-	vfprintf(stderr, fmt, ap);
-	fprintf(stderr, "\n");
-	va_end(ap);
-	exit(1);
-}
+const char *const st_who = "storage-crash";
 
 static void obj_name(int i, char out[16])
 {
@@ -202,7 +191,7 @@ static void obj_set(struct obj *o, const uint8_t *p, uint32_t len)
 	free(o->data);
 	o->data = malloc(len ? len : 1);
 	if (!o->data)
-		die("out of memory");
+		st_die("out of memory");
 	memcpy(o->data, p, len);
 	o->len = len;
 	o->exists = true;
@@ -218,7 +207,7 @@ static void apply(struct obj *m, const struct op *o)
 	case OP_CREATE:
 		buf = malloc(o->len ? o->len : 1);
 		if (!buf)
-			die("out of memory");
+			st_die("out of memory");
 		fill(buf, o->seed, o->len);
 		obj_set(&m[o->id], buf, o->len);
 		break;
@@ -226,7 +215,7 @@ static void apply(struct obj *m, const struct op *o)
 		len = m[o->id].len > o->off + o->len ? m[o->id].len : o->off + o->len;
 		buf = calloc(1, len ? len : 1);
 		if (!buf)
-			die("out of memory");
+			st_die("out of memory");
 		memcpy(buf, m[o->id].data, m[o->id].len);
 		fill(buf + o->off, o->seed, o->len);
 		obj_set(&m[o->id], buf, len);
@@ -234,7 +223,7 @@ static void apply(struct obj *m, const struct op *o)
 	case OP_TRUNC:
 		buf = calloc(1, o->len ? o->len : 1);
 		if (!buf)
-			die("out of memory");
+			st_die("out of memory");
 		memcpy(buf, m[o->id].data, m[o->id].len < o->len ? m[o->id].len : o->len);
 		obj_set(&m[o->id], buf, o->len);
 		break;
@@ -264,7 +253,7 @@ static void model_copy(struct obj *dst, const struct obj *src)
 		if (src[i].exists) {
 			dst[i].data = malloc(src[i].len ? src[i].len : 1);
 			if (!dst[i].data)
-				die("out of memory");
+				st_die("out of memory");
 			memcpy(dst[i].data, src[i].data, src[i].len);
 		}
 	}
@@ -379,23 +368,23 @@ static void check_dump(const char *path, uint32_t trial)
 
 	memset(s, 0, sizeof(s));
 	if (!f)
-		die("trial %u: no dump", trial);
+		st_die("trial %u: no dump", trial);
 	for (;;) {
 		uint32_t i = 0;
 
 		if (fread(&i, 4, 1, f) != 1)
-			die("trial %u: short dump", trial);
+			st_die("trial %u: short dump", trial);
 		if (i == 0xffffffff) {
 			if (fread(&total, 4, 1, f) != 1)
-				die("trial %u: short dump", trial);
+				st_die("trial %u: short dump", trial);
 			break;
 		}
 		if (i >= NOBJ || fread(&s[i].res, 4, 1, f) != 1 || fread(&s[i].len, 4, 1, f) != 1)
-			die("trial %u: bad dump", trial);
+			st_die("trial %u: bad dump", trial);
 		s[i].exists = true;
 		s[i].data = malloc(s[i].len ? s[i].len : 1);
 		if (!s[i].data || fread(s[i].data, 1, s[i].len, f) != s[i].len)
-			die("trial %u: short dump", trial);
+			st_die("trial %u: short dump", trial);
 	}
 	fclose(f);
 	for (int i = 0; i < NOBJ; i++) {
@@ -446,39 +435,6 @@ static void check_dump(const char *path, uint32_t trial)
 		free(s[i].data);
 }
 
-/* The pid of the child of parent whose name is comm, or 0. */
-static pid_t child_named(pid_t parent, const char *comm)
-{
-	char path[64];
-	char buf[512];
-	FILE *f = NULL;
-	size_t n = 0;
-	char *save = NULL;
-
-	snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)parent, (int)parent);
-	f = fopen(path, "re");
-	if (!f)
-		return 0;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	for (char *t = strtok_r(buf, " \n", &save); t; t = strtok_r(NULL, " \n", &save)) {
-		char name[64] = "";
-		pid_t pid = (pid_t)atoi(t);
-
-		snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
-		f = fopen(path, "re");
-		if (!f)
-			continue;
-		if (fgets(name, sizeof(name), f))
-			name[strcspn(name, "\n")] = '\0';
-		fclose(f);
-		if (!strcmp(name, comm))
-			return pid;
-	}
-	return 0;
-}
-
 static void sleep_us(long us)
 {
 	struct timespec ts = {.tv_sec = us / 1000000, .tv_nsec = (us % 1000000) * 1000};
@@ -520,11 +476,11 @@ static bool trial(const char *swtee, const char *state, const char *self, uint32
 	model_free(sim);
 	f = fopen(script, "we");
 	if (!f || fwrite(ops, sizeof(ops[0]), (size_t)nops, f) != (size_t)nops)
-		die("cannot write %s", script);
+		st_die("cannot write %s", script);
 	fclose(f);
 	unlink(dump);
 	if (pipe(pfd))
-		die("pipe: %s", strerror(errno));
+		st_die("pipe: %s", strerror(errno));
 	snprintf(fdarg, sizeof(fdarg), "%d", pfd[1]);
 	run = fork();
 	if (run == 0) {
@@ -541,7 +497,7 @@ static bool trial(const char *swtee, const char *state, const char *self, uint32
 		ssize_t n = 0;
 
 		if (poll(&p, 1, 60000) <= 0)
-			die("trial %u: the client hangs", t);
+			st_die("trial %u: the client hangs", t);
 		n = read(pfd[0], &ch, 1);
 		if (n <= 0)
 			break;
@@ -563,7 +519,7 @@ static bool trial(const char *swtee, const char *state, const char *self, uint32
 				pid_t victim = 0;
 
 				sleep_us(delay);
-				victim = child_named(run, core ? "swteed" : "tee-supplicant");
+				victim = st_run_child(run, core ? "swteed" : "tee-supplicant");
 				if (victim) {
 					kill(victim, SIGKILL);
 					killed = true;
@@ -592,7 +548,7 @@ static bool trial(const char *swtee, const char *state, const char *self, uint32
 	close(pfd[0]);
 	if (killed) {
 		/* What is left of the TEE ends with the run. */
-		pid_t other = child_named(run, core ? "tee-supplicant" : "swteed");
+		pid_t other = st_run_child(run, core ? "tee-supplicant" : "swteed");
 
 		if (other)
 			kill(other, SIGKILL);
@@ -605,7 +561,7 @@ static bool trial(const char *swtee, const char *state, const char *self, uint32
 		doubt_op = ops[begun];
 		inside = killed;
 	} else if (!killed && begun != nops - 1) {
-		die("trial %u: the client stopped at change %d without a kill", t, begun);
+		st_die("trial %u: the client stopped at change %d without a kill", t, begun);
 	}
 	return inside;
 }
@@ -638,7 +594,7 @@ static void check_leftovers(const char *state)
 	snprintf(path, sizeof(path), "%s/ree", state);
 	top = opendir(path);
 	if (!top)
-		die("cannot open %s", path);
+		st_die("cannot open %s", path);
 	while ((d = readdir(top))) {
 		char sub[4096 + 256];
 		uint32_t data = 0;
@@ -658,8 +614,8 @@ static void check_leftovers(const char *state)
 		}
 		closedir(in);
 		if (data > objects || snaps > 1)
-			die("%s: %u data files for %u objects, %u snapshots: leftovers", sub, data,
-			    objects, snaps);
+			st_die("%s: %u data files for %u objects, %u snapshots: leftovers", sub,
+			       data, objects, snaps);
 	}
 	closedir(top);
 }
@@ -677,7 +633,6 @@ int main(int argc, char **argv)
 	uint32_t inside = 0;
 	uint32_t kills_core = 0;
 	char self[4096];
-	ssize_t n = 0;
 
 	if (argc > 1 && !strcmp(argv[1], "--client"))
 		return client_main(argc, argv);
@@ -691,15 +646,13 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[i], "--seed") && i + 1 < argc)
 			seed = (uint32_t)strtoul(argv[++i], NULL, 10);
 		else
-			die("usage: storage-crash --swtee PATH --state DIR [--trials N] [--seed "
-			    "S]");
+			st_die("usage: storage-crash --swtee PATH --state DIR [--trials N] [--seed "
+			       "S]");
 	}
 	if (!swtee || !state)
-		die("usage: storage-crash --swtee PATH --state DIR [--trials N] [--seed S]");
-	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (n <= 0)
-		die("cannot find myself");
-	self[n] = '\0';
+		st_die("usage: storage-crash --swtee PATH --state DIR [--trials N] [--seed S]");
+	if (st_run_self(self, sizeof(self)))
+		st_die("cannot find myself");
 	srandom(seed);
 	printf("storage-crash: %u trials, seed %u, state %s\n", trials, seed, state);
 	fflush(stdout);
@@ -708,21 +661,16 @@ int main(int argc, char **argv)
 		int tries = 0;
 
 		/* With $SWTEE_CRASH_KEEP, the state each run starts from stays in STATE.before. */
-		if (keep && !access(state, F_OK)) {
-			char cmd[3 * 4096];
-
-			snprintf(cmd, sizeof(cmd), "rm -rf '%s.before' && cp -a '%s' '%s.before'",
-				 state, state, state);
-			if (system(cmd))
-				die("cannot keep a copy of %s", state);
-		}
+		if (keep && !access(state, F_OK) &&
+		    st_run_sh("rm -rf '%s.before' && cp -a '%s' '%s.before'", state, state, state))
+			st_die("cannot keep a copy of %s", state);
 		/* The last run (t == trials) resolves the doubt of the one before. */
 		do {
 			again = false;
 			inside += trial(swtee, state, self, t, t == trials, &kills_core, &again);
 		} while (again && ++tries < 3);
 		if (again)
-			die("trial %u: the client cannot reach the storage TA", t);
+			st_die("trial %u: the client cannot reach the storage TA", t);
 	}
 	check_leftovers(state);
 	printf("storage-crash: %u trials passed; %u kills cut a change short (%u of the core)\n",

@@ -24,7 +24,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +34,7 @@
 #include "st_client.h"
 #include "st_model.h"
 #include "st_run.h"
+#include "st_util.h"
 #include "ta_storage.h"
 
 #define REE_KIB 3072ul
@@ -45,27 +45,14 @@
 #define LARGE_REWRITE 280000u
 /* Objects of no data, deleted when the RPMB log is full. */
 #define EMPTY_OBJECTS 20u
+/* How objects that differ from the model are said to differ (st_model_expect). */
+#define NOT_AS_COMMITTED "not as committed"
 
-static const char *who = "storage-disk-full";
+const char *const st_who = "storage-disk-full";
 static uint8_t *buf;
-static unsigned int failures;
 /* Changes that returned, and changes refused for lack of space. */
 static unsigned int done;
 static unsigned int refused;
-
-static void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static void fail(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	fprintf(stderr, "%s: ", who);
-	vfprintf(stderr, fmt, ap);
-	fprintf(stderr, "\n");
-	va_end(ap);
-	failures++;
-}
 
 /* ---- the client: runs inside "swtee run" ---- */
 
@@ -78,26 +65,18 @@ static void expect_no_space(TEEC_Result res, const char *what, const char *name)
 {
 	refused++;
 	if (res != TEEC_ERROR_STORAGE_NO_SPACE)
-		fail("%s of %s: 0x%08x (origin %u), not TEEC_ERROR_STORAGE_NO_SPACE", what, name,
-		     res, st_origin());
+		st_fail("%s of %s: 0x%08x (origin %u), not TEEC_ERROR_STORAGE_NO_SPACE", what, name,
+			res, st_origin());
 	else if (st_origin() != TEEC_ORIGIN_TRUSTED_APP)
-		fail("%s of %s: TEEC_ERROR_STORAGE_NO_SPACE with origin %u, not the TA", what, name,
-		     st_origin());
+		st_fail("%s of %s: TEEC_ERROR_STORAGE_NO_SPACE with origin %u, not the TA", what,
+			name, st_origin());
 }
 
 /* What the last steps did, for the log of the test. */
 static void tally(const char *what)
 {
-	printf("%s:   %s: %u done, %u refused for lack of space\n", who, what, done, refused);
+	printf("%s:   %s: %u done, %u refused for lack of space\n", st_who, what, done, refused);
 	done = refused = 0;
-}
-
-static TEEC_Result create_obj(const char *name, uint32_t seed, uint32_t len)
-{
-	struct st_obj o = {.seed = seed, .len = len};
-
-	st_model_fill(&o, 0, buf, len);
-	return st_create(name, buf, len);
 }
 
 /*
@@ -116,22 +95,21 @@ static void fill(struct st_model *m, const char *prefix, uint32_t seed0)
 		TEEC_Result res = TEEC_SUCCESS;
 
 		snprintf(name, sizeof(name), "%s-%03u", prefix, i);
-		res = create_obj(name, seed0 + i, len);
+		res = st_model_add(m, name, seed0 + i, len, buf);
 		if (!res) {
-			st_model_set(m, name, seed0 + i, len);
 			done++;
 			continue;
 		}
 		expect_no_space(res, "a create", name);
-		if (!st_model_check_one(name, NULL, who))
-			failures++;
+		if (!st_model_check_one(name, NULL, st_who))
+			st_failures++;
 		full++;
 		if (shrink && shrink <= 4096)
 			break;
 		shrink = len / 2 > 4096 ? len / 2 : 4096;
 	}
 	if (!full)
-		fail("%s: the disk never filled up", prefix);
+		st_fail("%s: the disk never filled up", prefix);
 }
 
 /* Appends to the first objects with data; each either grows or stays as it was. */
@@ -152,8 +130,8 @@ static void appends(struct st_model *m, size_t count)
 			continue;
 		}
 		expect_no_space(res, "an append", o->name);
-		if (!st_model_check_one(o->name, o, who))
-			failures++;
+		if (!st_model_check_one(o->name, o, st_who))
+			st_failures++;
 	}
 }
 
@@ -163,16 +141,15 @@ static void replaces(struct st_model *m, size_t count, uint32_t seed0)
 	for (size_t i = 0; i < m->n && i < count; i++) {
 		struct st_obj *o = &m->o[m->n - 1 - i];
 		uint32_t len = o->len + 50000 > ST_MODEL_OBJ_MAX ? o->len : o->len + 50000;
-		TEEC_Result res = create_obj(o->name, seed0 + (uint32_t)i, len);
+		TEEC_Result res = st_model_add(m, o->name, seed0 + (uint32_t)i, len, buf);
 
 		if (!res) {
-			st_model_set(m, o->name, seed0 + (uint32_t)i, len);
 			done++;
 			continue;
 		}
 		expect_no_space(res, "a replace", o->name);
-		if (!st_model_check_one(o->name, o, who))
-			failures++;
+		if (!st_model_check_one(o->name, o, st_who))
+			st_failures++;
 	}
 }
 
@@ -200,8 +177,8 @@ static void rewrites(struct st_model *m, size_t count, uint32_t len, uint32_t se
 			continue;
 		}
 		expect_no_space(res, "a rewrite", o->name);
-		if (!st_model_check_one(o->name, o, who))
-			failures++;
+		if (!st_model_check_one(o->name, o, st_who))
+			st_failures++;
 	}
 }
 
@@ -226,7 +203,7 @@ static void renames(struct st_model *m, uint32_t count)
 			break;
 		}
 		if (res) {
-			fail("a rename of %s: 0x%08x (origin %u)", o->name, res, st_origin());
+			st_fail("a rename of %s: 0x%08x (origin %u)", o->name, res, st_origin());
 			return;
 		}
 		done++;
@@ -239,15 +216,15 @@ static void renames(struct st_model *m, uint32_t count)
 			break;
 		}
 		if (res) {
-			fail("%s cannot have its name back: 0x%08x (origin %u)", o->name, res,
-			     st_origin());
+			st_fail("%s cannot have its name back: 0x%08x (origin %u)", o->name, res,
+				st_origin());
 			return;
 		}
 		done++;
 	}
 	for (size_t i = 0; i < m->n; i++)
-		if (!st_model_check_one(m->o[i].name, &m->o[i], who))
-			failures++;
+		if (!st_model_check_one(m->o[i].name, &m->o[i], st_who))
+			st_failures++;
 }
 
 /* Deletes name, which must work whatever the disk; false when it does not. */
@@ -256,13 +233,14 @@ static bool free_one(struct st_model *m, const char *name)
 	TEEC_Result res = st_delete(name);
 
 	if (res) {
-		fail("cannot delete %s on a full disk: 0x%08x (origin %u)", name, res, st_origin());
+		st_fail("cannot delete %s on a full disk: 0x%08x (origin %u)", name, res,
+			st_origin());
 		return false;
 	}
 	done++;
 	st_model_remove(m, name);
-	if (!st_model_check_one(name, NULL, who))
-		failures++;
+	if (!st_model_check_one(name, NULL, st_who))
+		st_failures++;
 	return true;
 }
 
@@ -283,10 +261,7 @@ static void free_space(struct st_model *m, uint64_t bytes)
 
 static void check(const struct st_model *m, const char *when)
 {
-	unsigned int bad = st_model_check(m, true, who);
-
-	if (bad)
-		fail("%s: %u object(s) not as committed", when, bad);
+	st_model_expect(m, when, NOT_AS_COMMITTED);
 }
 
 static int c_fill(const char *path)
@@ -298,10 +273,8 @@ static int c_fill(const char *path)
 		char name[32];
 
 		snprintf(name, sizeof(name), "empty-%02u", i);
-		if (create_obj(name, i, 0))
-			fail("cannot create %s", name);
-		else
-			st_model_set(&m, name, i, 0);
+		if (st_model_add(&m, name, i, 0, buf))
+			st_fail("cannot create %s", name);
 	}
 	fill(&m, "full", 1000);
 	tally("creates until full");
@@ -340,32 +313,16 @@ static int c_fill(const char *path)
 		TEEC_Result res = TEEC_SUCCESS;
 
 		snprintf(name, sizeof(name), "again-%u", i);
-		res = create_obj(name, 8000 + i, 100000);
-		if (res) {
-			fail("after deletes, a create of 100000 bytes gave 0x%08x", res);
-		} else {
-			st_model_set(&m, name, 8000 + i, 100000);
+		res = st_model_add(&m, name, 8000 + i, 100000, buf);
+		if (res)
+			st_fail("after deletes, a create of 100000 bytes gave 0x%08x", res);
+		else
 			done++;
-		}
 	}
 	appends(&m, 2);
 	tally("creates and appends after deletes");
 	check(&m, "after creates in the space made");
-	if (st_model_save(&m, path))
-		fail("cannot write %s", path);
-	return failures ? 1 : 0;
-}
-
-static int c_verify(const char *path)
-{
-	static struct st_model m;
-
-	if (st_model_load(&m, path)) {
-		fail("cannot read %s", path);
-		return 1;
-	}
-	check(&m, "after a restart");
-	return failures ? 1 : 0;
+	return st_model_finish(&m, path);
 }
 
 /* After a restart: full again, then everything deleted. */
@@ -373,10 +330,8 @@ static int c_cycle(const char *path)
 {
 	static struct st_model m;
 
-	if (st_model_load(&m, path)) {
-		fail("cannot read %s", path);
+	if (st_model_resume(&m, path))
 		return 1;
-	}
 	fill(&m, "cycle", 20000);
 	tally("creates until full again");
 	rewrites(&m, 4, 2000, 21000);
@@ -388,15 +343,11 @@ static int c_cycle(const char *path)
 		char name[32];
 
 		snprintf(name, sizeof(name), "last-%u", i);
-		if (create_obj(name, 30000 + i, 200000))
-			fail("on an empty store, a create of 200000 bytes failed");
-		else
-			st_model_set(&m, name, 30000 + i, 200000);
+		if (st_model_add(&m, name, 30000 + i, 200000, buf))
+			st_fail("on an empty store, a create of 200000 bytes failed");
 	}
 	check(&m, "at the end");
-	if (st_model_save(&m, path))
-		fail("cannot write %s", path);
-	return failures ? 1 : 0;
+	return st_model_finish(&m, path);
 }
 
 /* The slots in SWTEE_STATE_DIR/secure/rpmb: names, and whether a ".new" is left. */
@@ -430,7 +381,7 @@ static int session(const TEEC_UUID *uuid)
 	TEEC_Result res = st_init_ta(uuid);
 
 	if (res)
-		fail("cannot open a session to the storage TA: 0x%08x", res);
+		st_fail("cannot open a session to the storage TA: 0x%08x", res);
 	return res ? -1 : 0;
 }
 
@@ -448,31 +399,25 @@ static int c_secure1(const char *path)
 		char name[32];
 
 		snprintf(name, sizeof(name), "one-%u", i);
-		if (create_obj(name, 40000 + i, sizes[i]))
-			fail("the first TA cannot create %s", name);
-		else
-			st_model_set(&m, name, 40000 + i, sizes[i]);
+		if (st_model_add(&m, name, 40000 + i, sizes[i], buf))
+			st_fail("the first TA cannot create %s", name);
 	}
 	st_fini();
 	if (session(&two))
 		return 1;
-	res = create_obj("two-0", 41000, 5000);
+	res = st_model_create("two-0", 41000, 5000, buf);
 	expect_no_space(res, "the second TA's first create", "two-0");
-	res = create_obj("two-0", 41000, 0);
+	res = st_model_create("two-0", 41000, 0, buf);
 	expect_no_space(res, "the second TA's create of nothing", "two-0");
 	st_fini();
 	if (slots(&leftover) != 1 || leftover)
-		fail("the secure dir should hold one RPMB slot, no partial one");
+		st_fail("the secure dir should hold one RPMB slot, no partial one");
 	if (session(&one))
 		return 1;
 	check(&m, "the first TA, with the secure dir full");
-	if (create_obj("one-3", 40003, 20000))
-		fail("the first TA cannot create one-3 with the secure dir full");
-	else
-		st_model_set(&m, "one-3", 40003, 20000);
-	if (st_model_save(&m, path))
-		fail("cannot write %s", path);
-	return failures ? 1 : 0;
+	if (st_model_add(&m, "one-3", 40003, 20000, buf))
+		st_fail("the first TA cannot create one-3 with the secure dir full");
+	return st_model_finish(&m, path);
 }
 
 /* Room again in the secure dir: the second TA's storage works. */
@@ -483,24 +428,18 @@ static int c_secure2(const char *path, const char *path2)
 	const TEEC_UUID two = TA_STORAGE2_UUID;
 	bool leftover = false;
 
-	if (st_model_load(&m, path)) {
-		fail("cannot read %s", path);
+	if (st_model_resume(&m, path))
 		return 1;
-	}
 	check(&m, "the first TA, after a restart");
 	st_fini();
 	if (session(&two))
 		return 1;
-	if (create_obj("two-0", 41000, 5000))
-		fail("the second TA cannot create two-0 once there is room");
-	else
-		st_model_set(&m2, "two-0", 41000, 5000);
+	if (st_model_add(&m2, "two-0", 41000, 5000, buf))
+		st_fail("the second TA cannot create two-0 once there is room");
 	check(&m2, "the second TA");
 	if (slots(&leftover) != 2 || leftover)
-		fail("the secure dir should hold two RPMB slots now");
-	if (st_model_save(&m2, path2))
-		fail("cannot write %s", path2);
-	return failures ? 1 : 0;
+		st_fail("the secure dir should hold two RPMB slots now");
+	return st_model_finish(&m2, path2);
 }
 
 static int c_secure3(const char *path, const char *path2)
@@ -510,7 +449,7 @@ static int c_secure3(const char *path, const char *path2)
 	const TEEC_UUID two = TA_STORAGE2_UUID;
 
 	if (st_model_load(&m, path) || st_model_load(&m2, path2)) {
-		fail("cannot read the models");
+		st_fail("cannot read the models");
 		return 1;
 	}
 	check(&m, "the first TA, at the end");
@@ -518,7 +457,7 @@ static int c_secure3(const char *path, const char *path2)
 	if (session(&two))
 		return 1;
 	check(&m2, "the second TA, at the end");
-	return failures ? 1 : 0;
+	return st_failures ? 1 : 0;
 }
 
 static int client_main(int argc, char **argv)
@@ -530,13 +469,13 @@ static int client_main(int argc, char **argv)
 
 	buf = malloc(ST_MODEL_OBJ_MAX);
 	if (!buf || !path || st_init()) {
-		fprintf(stderr, "%s: cannot open a session to the storage TA\n", who);
+		fprintf(stderr, "%s: cannot open a session to the storage TA\n", st_who);
 		return 1;
 	}
 	if (!strcmp(mode, "fill"))
 		rc = c_fill(path);
 	else if (!strcmp(mode, "verify"))
-		rc = c_verify(path);
+		rc = st_model_verify(path, NOT_AS_COMMITTED);
 	else if (!strcmp(mode, "cycle"))
 		rc = c_cycle(path);
 	else if (!strcmp(mode, "secure1"))
@@ -551,34 +490,6 @@ static int client_main(int argc, char **argv)
 }
 
 /* ---- the driver ---- */
-
-static int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static int sh(const char *fmt, ...)
-{
-	char cmd[8192];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	return system(cmd);
-}
-
-/* One run of the client; false (with the log's tail) when it fails. */
-static bool step(const char *swtee, const char *state, const char *log, const char *what,
-		 const char *const args[])
-{
-	int rc = st_run(swtee, state, log, 0, args);
-
-	if (rc == 0) {
-		printf("%s: %s: passed\n", who, what);
-		return true;
-	}
-	fprintf(stderr, "%s: %s: failed (exit %d)\n", who, what, rc);
-	st_run_tail(log, 60);
-	return false;
-}
 
 static int filler(const char *path, size_t len)
 {
@@ -600,6 +511,15 @@ static int filler(const char *path, size_t len)
 	return close(fd);
 }
 
+/* dir, made if need be, with a tmpfs of kib KiB on it: 0, or -1 with a SKIP line that says why. */
+static int tmpfs_on(const char *dir, unsigned long kib)
+{
+	if (!st_run_sh("mkdir -p '%s'", dir) && !ns_tmpfs(dir, kib))
+		return 0;
+	printf("%s: SKIP: cannot mount a tmpfs on %s: %s\n", st_who, dir, strerror(errno));
+	return -1;
+}
+
 static int run_ree(const char *swtee, const char *top)
 {
 	char state[4096];
@@ -611,21 +531,20 @@ static int run_ree(const char *swtee, const char *top)
 	snprintf(ree, sizeof(ree), "%s/ree", state);
 	snprintf(log, sizeof(log), "%s/ree-full.log", top);
 	snprintf(model, sizeof(model), "%s/ree-full.model", top);
-	if (sh("mkdir -p '%s'", ree) || ns_tmpfs(ree, REE_KIB)) {
-		printf("%s: SKIP: cannot mount a tmpfs on %s: %s\n", who, ree, strerror(errno));
+	if (tmpfs_on(ree, REE_KIB))
 		return NS_SKIP;
-	}
 	{
 		const char *const fill_args[] = {"fill", model, NULL};
 		const char *const verify_args[] = {"verify", model, NULL};
 		const char *const cycle_args[] = {"cycle", model, NULL};
 
-		if (!step(swtee, state, log, "REE dir full: fill, change, delete, refill",
-			  fill_args) ||
-		    !step(swtee, state, log, "REE dir full: after a restart", verify_args) ||
-		    !step(swtee, state, log, "REE dir full: full again, then emptied",
-			  cycle_args) ||
-		    !step(swtee, state, log, "REE dir full: after the last restart", verify_args))
+		if (!st_run_step(swtee, state, log, "REE dir full: fill, change, delete, refill",
+				 fill_args) ||
+		    !st_run_step(swtee, state, log, "REE dir full: after a restart", verify_args) ||
+		    !st_run_step(swtee, state, log, "REE dir full: full again, then emptied",
+				 cycle_args) ||
+		    !st_run_step(swtee, state, log, "REE dir full: after the last restart",
+				 verify_args))
 			return 1;
 	}
 	return 0;
@@ -646,12 +565,10 @@ static int run_secure(const char *swtee, const char *top)
 	snprintf(log, sizeof(log), "%s/secure-full.log", top);
 	snprintf(model, sizeof(model), "%s/secure-full.model", top);
 	snprintf(model2, sizeof(model2), "%s/secure-full.model2", top);
-	if (sh("mkdir -p '%s'", secure) || ns_tmpfs(secure, SECURE_KIB)) {
-		printf("%s: SKIP: cannot mount a tmpfs on %s: %s\n", who, secure, strerror(errno));
+	if (tmpfs_on(secure, SECURE_KIB))
 		return NS_SKIP;
-	}
 	if (filler(fill_path, FILLER_BYTES)) {
-		fprintf(stderr, "%s: cannot write %s\n", who, fill_path);
+		fprintf(stderr, "%s: cannot write %s\n", st_who, fill_path);
 		return 1;
 	}
 	{
@@ -659,12 +576,12 @@ static int run_secure(const char *swtee, const char *top)
 		const char *const two[] = {"secure2", model, model2, NULL};
 		const char *const three[] = {"secure3", model, model2, NULL};
 
-		if (!step(swtee, state, log, "secure dir full: a second RPMB slot does not fit",
-			  one))
+		if (!st_run_step(swtee, state, log,
+				 "secure dir full: a second RPMB slot does not fit", one))
 			return 1;
 		unlink(fill_path);
-		if (!step(swtee, state, log, "secure dir full: room again", two) ||
-		    !step(swtee, state, log, "secure dir full: after a restart", three))
+		if (!st_run_step(swtee, state, log, "secure dir full: room again", two) ||
+		    !st_run_step(swtee, state, log, "secure dir full: after a restart", three))
 			return 1;
 	}
 	return 0;
@@ -674,34 +591,22 @@ int main(int argc, char **argv)
 {
 	const char *swtee = NULL;
 	const char *top = NULL;
-	char why[256];
 	int rc = 0;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (argc > 1 && !strcmp(argv[1], "--client"))
 		return client_main(argc, argv);
-	for (int i = 1; i + 1 < argc; i += 2) {
-		if (!strcmp(argv[i], "--swtee"))
-			swtee = argv[i + 1];
-		else if (!strcmp(argv[i], "--state"))
-			top = argv[i + 1];
-	}
-	if (!swtee || !top) {
-		fprintf(stderr, "usage: storage-disk-full --swtee PATH --state DIR\n");
-		return 2;
-	}
+	rc = ns_start(argc, argv, &swtee, &top);
+	if (rc)
+		return rc;
 	buf = malloc(ST_MODEL_OBJ_MAX);
-	if (!buf || sh("rm -rf '%s' && mkdir -p '%s'", top, top))
+	if (!buf)
 		return 1;
-	if (ns_enter(why, sizeof(why))) {
-		printf("%s: SKIP: no private mount namespace here (%s)\n", who, why);
-		return NS_SKIP;
-	}
 	rc = run_ree(swtee, top);
 	if (!rc)
 		rc = run_secure(swtee, top);
 	free(buf);
 	if (!rc)
-		printf("%s: passed\n", who);
+		printf("%s: passed\n", st_who);
 	return rc;
 }

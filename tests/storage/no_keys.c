@@ -32,7 +32,9 @@
 
 #include "paths.h"
 #include "st_client.h"
+#include "st_model.h"
 #include "st_run.h"
+#include "st_util.h"
 #include "storage.h"
 #include "ta_storage.h"
 #include "uuid.h"
@@ -48,7 +50,7 @@
 #define SNAP_MAGIC 0x444a5753u
 #define LOG_MAX (64u << 20)
 
-static const char *who = "storage-no-keys";
+const char *const st_who = "storage-no-keys";
 
 struct key {
 	char what[96];
@@ -74,20 +76,6 @@ static struct key *keys;
 static size_t nkeys;
 static size_t capkeys;
 
-static void die(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
-
-static void die(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	fprintf(stderr, "%s: ", who);
-	vfprintf(stderr, fmt, ap);
-	fprintf(stderr, "\n");
-	va_end(ap);
-	exit(1);
-}
-
 static void key_add(const uint8_t *b, size_t len, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
@@ -99,7 +87,7 @@ static void key_add(const uint8_t *b, size_t len, const char *fmt, ...)
 		capkeys = capkeys ? 2 * capkeys : 64;
 		keys = realloc(keys, capkeys * sizeof(*keys));
 		if (!keys)
-			die("out of memory");
+			st_die("out of memory");
 	}
 	va_start(ap, fmt);
 	vsnprintf(keys[nkeys].what, sizeof(keys[nkeys].what), fmt, ap);
@@ -139,7 +127,7 @@ static void b64_core(const uint8_t *b, size_t n, unsigned int shift, uint8_t *ou
 		unsigned int v = 0;
 
 		if (bit + 6 > bits)
-			die("base64 window too short");
+			st_die("base64 window too short");
 		v = (unsigned int)(in[bit / 8] << 8 | in[bit / 8 + 1]);
 		out[k] = (uint8_t)alpha[(v >> (10 - bit % 8)) & 63];
 	}
@@ -153,7 +141,7 @@ static void needle_add(struct needles *s, const uint8_t *text, size_t key, const
 		s->cap = s->cap ? 2 * s->cap : 1024;
 		s->v = realloc(s->v, s->cap * sizeof(*s->v));
 		if (!s->v)
-			die("out of memory");
+			st_die("out of memory");
 	}
 	v = &s->v[s->n++];
 	memcpy(v->text, text, s->len);
@@ -215,7 +203,7 @@ static unsigned int search(const struct needles *s, const uint8_t *hay, size_t n
 				continue;
 			found++;
 			if (!quiet)
-				fprintf(stderr, "%s: %s is in %s at byte %zu, as %s\n", who,
+				fprintf(stderr, "%s: %s is in %s at byte %zu, as %s\n", st_who,
 					keys[hit->key].what, name, i, hit->form);
 		}
 	}
@@ -232,7 +220,7 @@ static unsigned int scan(const uint8_t *hay, size_t n, const char *name, bool qu
 	unsigned int found = 0;
 
 	if (!view)
-		die("out of memory");
+		st_die("out of memory");
 	needles_build(&raw, &hx, &b64);
 	found += search(&raw, hay, n, name, quiet);
 	/* Hex in either case. */
@@ -260,14 +248,14 @@ static void self_test(void)
 	size_t saved = nkeys;
 
 	if (!noise || crypt_random(key, sizeof(key)) || crypt_random(noise, 1u << 20))
-		die("cannot make test data");
+		st_die("cannot make test data");
 	key_add(key, sizeof(key), "the self-test key");
 	if (scan(noise, 1u << 20, "noise", true))
-		die("self-test: the search finds a key in random bytes");
+		st_die("self-test: the search finds a key in random bytes");
 	/* raw, in noise */
 	memcpy(noise + 1000, key, sizeof(key));
 	if (!scan(noise, 1u << 20, "noise", true))
-		die("self-test: a raw key is not found");
+		st_die("self-test: a raw key is not found");
 	/* hex, upper case, only 16 bytes from the middle */
 	memset(text, ' ', sizeof(text));
 	hex(key + 7, 16, text + 3);
@@ -275,7 +263,7 @@ static void self_test(void)
 		if (text[i] >= 'a' && text[i] <= 'f')
 			text[i] = (uint8_t)(text[i] - 'a' + 'A');
 	if (!scan(text, sizeof(text), "scratch", true))
-		die("self-test: 16 bytes of a key in upper-case hex are not found");
+		st_die("self-test: 16 bytes of a key in upper-case hex are not found");
 	/* base64 (OpenSSL's encoder) after 0, 1, 2 other bytes; and in the URL alphabet */
 	for (unsigned int s = 0; s < 6; s++) {
 		uint8_t in[KEY_MAX + 3] = {0x5a, 0xa5, 0x3c};
@@ -288,7 +276,7 @@ static void self_test(void)
 				  : text[i] == '/' ? (uint8_t)b64url[1]
 						   : text[i];
 		if (n <= 0 || !scan(text, (size_t)n, "scratch", true))
-			die("self-test: a key in base64 after %u bytes is not found", s % 3);
+			st_die("self-test: a key in base64 after %u bytes is not found", s % 3);
 	}
 	nkeys = saved;
 	free(noise);
@@ -317,12 +305,9 @@ static int make_objects(const TEEC_UUID *uuid, const char *prefix, uint32_t n, u
 		return -1;
 	for (uint32_t i = 0; i < n; i++) {
 		char name[32];
-		uint32_t len = 1000 + 40000 * i;
 
-		for (uint32_t k = 0; k < len; k++)
-			buf[k] = ta_storage_pattern(i, k);
 		snprintf(name, sizeof(name), "%s-%u", prefix, i);
-		if (st_create(name, buf, len)) {
+		if (st_model_create(name, i, 1000 + 40000 * i, buf)) {
 			st_fini();
 			return -1;
 		}
@@ -346,11 +331,11 @@ static int client_main(int argc, char **argv)
 	if (argc < 4 || strcmp(argv[2], "workload") != 0 || !buf)
 		return 2;
 	if (run_xtest(argv[3], "_1") || run_xtest(argv[3], "_6")) {
-		fprintf(stderr, "%s: xtest failed\n", who);
+		fprintf(stderr, "%s: xtest failed\n", st_who);
 		rc = 1;
 	}
 	if (make_objects(&one, "keep", 8, buf) || make_objects(&two, "keep2", 3, buf)) {
-		fprintf(stderr, "%s: cannot make the objects that stay\n", who);
+		fprintf(stderr, "%s: cannot make the objects that stay\n", st_who);
 		rc = 1;
 	}
 	free(buf);
@@ -359,21 +344,6 @@ static int client_main(int argc, char **argv)
 
 /* ---- the keys ---- */
 
-static void path_of(char *out, size_t n, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void path_of(char *out, size_t n, const char *fmt, ...)
-{
-	va_list ap;
-	int r = 0;
-
-	va_start(ap, fmt);
-	r = vsnprintf(out, n, fmt, ap);
-	va_end(ap);
-	if (r < 0 || (size_t)r >= n)
-		die("a path is too long");
-}
-
 static void read_file(const char *path, uint8_t **out, size_t *len)
 {
 	struct stat st;
@@ -381,16 +351,16 @@ static void read_file(const char *path, uint8_t **out, size_t *len)
 	size_t done = 0;
 
 	if (fd < 0 || fstat(fd, &st) || st.st_size < 0 || (uint64_t)st.st_size > LOG_MAX)
-		die("cannot read %s: %s", path, strerror(errno));
+		st_die("cannot read %s: %s", path, strerror(errno));
 	*len = (size_t)st.st_size;
 	*out = malloc(*len ? *len : 1);
 	if (!*out)
-		die("out of memory");
+		st_die("out of memory");
 	while (done < *len) {
 		ssize_t n = read(fd, *out + done, *len - done);
 
 		if (n <= 0)
-			die("cannot read %s", path);
+			st_die("cannot read %s", path);
 		done += (size_t)n;
 	}
 	close(fd);
@@ -411,7 +381,7 @@ static size_t snapshot_feks(const char *path, const uint8_t kdir[STOR_KEY], cons
 
 	read_file(path, &f, &len);
 	if (!ctx || len < SNAP_HEAD + STOR_TAG)
-		die("%s: not a directory snapshot", path);
+		st_die("%s: not a directory snapshot", path);
 	body = len - SNAP_HEAD - STOR_TAG;
 	pt = malloc(body + 1);
 	buf_reader_init(&r, f, SNAP_HEAD);
@@ -419,16 +389,16 @@ static size_t snapshot_feks(const char *path, const uint8_t kdir[STOR_KEY], cons
 	buf_skip(&r, 4 + 8);
 	buf_get_u32(&r, &count);
 	if (!pt || magic != SNAP_MAGIC || (size_t)count * ENTRY_BYTES != body)
-		die("%s: not a directory snapshot (has journal.c's format changed?)", path);
+		st_die("%s: not a directory snapshot (has journal.c's format changed?)", path);
 	if (crypt_open(ctx, f + SNAP_HEAD - STOR_IV, f, SNAP_HEAD, f + SNAP_HEAD, pt, body,
 		       f + SNAP_HEAD + body))
-		die("%s does not open with the directory key derived here", path);
+		st_die("%s does not open with the directory key derived here", path);
 	buf_reader_init(&r, pt, body);
 	for (uint32_t i = 0; i < count; i++) {
 		struct stor_entry *e = entry_new();
 
 		if (!e || !entry_get(&r, e))
-			die("%s: entry %u does not parse", path, i);
+			st_die("%s: entry %u does not parse", path, i);
 		key_add(e->fek, STOR_KEY, "the FEK of object %u of TA %s", i, ta);
 		entry_free(e);
 		found++;
@@ -460,11 +430,11 @@ static size_t derive(const char *state, const char *ta_dir)
 	struct dirent *e = NULL;
 	DIR *d = NULL;
 
-	path_of(secure, sizeof(secure), "%s/secure", state);
-	path_of(path, sizeof(path), "%s/huk", secure);
+	st_pathf(secure, sizeof(secure), "%s/secure", state);
+	st_pathf(path, sizeof(path), "%s/huk", secure);
 	read_file(path, &huk, &huk_len);
 	if (huk_len != 32)
-		die("%s is not a 32-byte key", path);
+		st_die("%s is not a 32-byte key", path);
 	key_add(huk, huk_len, "the HUK");
 	crypt_hmac(huk, "swtee storage key", 17, NULL, 0, ssk);
 	crypt_hmac(huk, "swtee rpmb key", 14, NULL, 0, krpmb);
@@ -472,9 +442,9 @@ static size_t derive(const char *state, const char *ta_dir)
 	key_add(krpmb, sizeof(krpmb), "the RPMB key");
 	free(huk);
 	if (keys_init(secure))
-		die("keys.c cannot load the keys of %s", secure);
+		st_die("keys.c cannot load the keys of %s", secure);
 	/* The stores on disk: each must turn out to be a TA's whose keys are derived. */
-	path_of(path, sizeof(path), "%s/ree", state);
+	st_pathf(path, sizeof(path), "%s/ree", state);
 	d = opendir(path);
 	while (d && (e = readdir(d)) && nstores < 64) {
 		if (strlen(e->d_name) != STOR_DIRNAME_LEN)
@@ -485,10 +455,10 @@ static size_t derive(const char *state, const char *ta_dir)
 	if (d)
 		closedir(d);
 	if (!nstores)
-		die("the workload left no store in %s", path);
+		st_die("the workload left no store in %s", path);
 	d = opendir(ta_dir);
 	if (!d)
-		die("cannot read %s", ta_dir);
+		st_die("cannot read %s", ta_dir);
 	while ((e = readdir(d))) {
 		struct swtee_uuid uuid;
 		struct ta_keys real;
@@ -519,8 +489,8 @@ static size_t derive(const char *state, const char *ta_dir)
 		keys_for_ta(&uuid, &real, real_dir);
 		if (memcmp(real.dir, kdir, STOR_KEY) || memcmp(real.journal, kjournal, STOR_KEY) ||
 		    memcmp(real.binding, h, STOR_TAG))
-			die("the keys of TA %s differ from keys.c's: follow its derivation",
-			    uuid_str);
+			st_die("the keys of TA %s differ from keys.c's: follow its derivation",
+			       uuid_str);
 		crypt_hmac(ssk, "name", 4, uuid.b, sizeof(uuid.b), h);
 		for (size_t i = 0; i < STOR_DIRNAME_LEN / 2; i++) {
 			dir[2 * i] = hexd[h[i] >> 4];
@@ -528,7 +498,7 @@ static size_t derive(const char *state, const char *ta_dir)
 		}
 		dir[STOR_DIRNAME_LEN] = '\0';
 		if (strcmp(dir, real_dir) != 0)
-			die("the store name of TA %s differs from keys.c's", uuid_str);
+			st_die("the store name of TA %s differs from keys.c's", uuid_str);
 		for (size_t i = 0; i < nstores; i++) {
 			DIR *sd = NULL;
 			struct dirent *f = NULL;
@@ -536,14 +506,14 @@ static size_t derive(const char *state, const char *ta_dir)
 			if (strcmp(stores[i].name, dir) != 0)
 				continue;
 			stores[i].known = true;
-			path_of(path, sizeof(path), "%s/ree/%s", state, dir);
+			st_pathf(path, sizeof(path), "%s/ree/%s", state, dir);
 			sd = opendir(path);
 			while (sd && (f = readdir(sd))) {
 				char snap[SWTEE_PATH_MAX + 32];
 
 				if (f->d_name[0] != 'd' || strlen(f->d_name) != 17)
 					continue;
-				path_of(snap, sizeof(snap), "%s/%s", path, f->d_name);
+				st_pathf(snap, sizeof(snap), "%s/%s", path, f->d_name);
 				feks += snapshot_feks(snap, kdir, uuid_str);
 			}
 			if (sd)
@@ -554,8 +524,8 @@ static size_t derive(const char *state, const char *ta_dir)
 	keys_fini();
 	for (size_t i = 0; i < nstores; i++)
 		if (!stores[i].known)
-			die("store %s is of no TA in %s: its keys cannot be derived",
-			    stores[i].name, ta_dir);
+			st_die("store %s is of no TA in %s: its keys cannot be derived",
+			       stores[i].name, ta_dir);
 	return feks;
 }
 
@@ -567,7 +537,6 @@ int main(int argc, char **argv)
 	const char *state = NULL;
 	char top[SWTEE_PATH_MAX];
 	char log[SWTEE_PATH_MAX + 16];
-	char cmd[3 * SWTEE_PATH_MAX];
 	uint8_t *text = NULL;
 	size_t len = 0;
 	size_t feks = 0;
@@ -577,24 +546,17 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (argc > 1 && !strcmp(argv[1], "--client"))
 		return client_main(argc, argv);
-	for (int i = 1; i + 1 < argc; i += 2) {
-		if (!strcmp(argv[i], "--swtee"))
-			swtee = argv[i + 1];
-		else if (!strcmp(argv[i], "--xtest"))
-			xtest = argv[i + 1];
-		else if (!strcmp(argv[i], "--ta-dir"))
-			ta_dir = argv[i + 1];
-		else if (!strcmp(argv[i], "--state"))
-			state = argv[i + 1];
-	}
+	swtee = st_arg(argc, argv, "--swtee");
+	xtest = st_arg(argc, argv, "--xtest");
+	ta_dir = st_arg(argc, argv, "--ta-dir");
+	state = st_arg(argc, argv, "--state");
 	if (!swtee || !xtest || !ta_dir || !state)
-		die("usage: storage-no-keys --swtee PATH --xtest PATH --ta-dir DIR --state DIR");
+		st_die("usage: storage-no-keys --swtee PATH --xtest PATH --ta-dir DIR --state DIR");
 	self_test();
 	snprintf(top, sizeof(top), "%s", state);
 	snprintf(log, sizeof(log), "%s.log", top);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s' '%s'", top, log);
-	if (system(cmd))
-		die("cannot clean %s", top);
+	if (st_run_sh("rm -rf '%s' '%s'", top, log))
+		st_die("cannot clean %s", top);
 	{
 		const char *const args[] = {"workload", xtest, NULL};
 
@@ -602,19 +564,20 @@ int main(int argc, char **argv)
 	}
 	if (rc) {
 		st_run_tail(log, 40);
-		die("the workload failed (exit %d)", rc);
+		st_die("the workload failed (exit %d)", rc);
 	}
 	read_file(log, &text, &len);
 	/* The log is the one asked for: the core's and the supplicant's lines are in it. */
 	if (!memmem(text, len, "swteed: ", 8) || !memmem(text, len, "tee-supplicant: ", 16))
-		die("%s has no lines of the core and the supplicant", log);
+		st_die("%s has no lines of the core and the supplicant", log);
 	feks = derive(top, ta_dir);
 	if (feks < 11)
-		die("only %zu FEKs found in the snapshots; the workload leaves 11 objects", feks);
+		st_die("only %zu FEKs found in the snapshots; the workload leaves 11 objects",
+		       feks);
 	found = scan(text, len, log, false);
 	printf("%s: %zu keys (the HUK, the SSK, the RPMB key, 4 per TA, %zu FEKs) in %zu bytes "
 	       "of log: %u found\n",
-	       who, nkeys, feks, len, found);
+	       st_who, nkeys, feks, len, found);
 	free(text);
 	free(keys);
 	return found ? 1 : 0;

@@ -9,6 +9,8 @@
 #include <unistd.h>
 
 #include "ns.h"
+#include "st_run.h"
+#include "st_util.h"
 
 static int write_file(const char *path, const char *text)
 {
@@ -107,6 +109,25 @@ int ns_readonly(const char *dir, bool ro)
 		umount2(dir, 0);
 		errno = e;
 		return -1;
+	}
+	return 0;
+}
+
+int ns_start(int argc, char **argv, const char **swtee, const char **top)
+{
+	char why[256];
+
+	*swtee = st_arg(argc, argv, "--swtee");
+	*top = st_arg(argc, argv, "--state");
+	if (!*swtee || !*top) {
+		fprintf(stderr, "usage: %s --swtee PATH --state DIR\n", st_who);
+		return 2;
+	}
+	if (st_run_sh("rm -rf '%s' && mkdir -p '%s'", *top, *top))
+		return 1;
+	if (ns_enter(why, sizeof(why))) {
+		printf("%s: SKIP: no private mount namespace here (%s)\n", st_who, why);
+		return NS_SKIP;
 	}
 	return 0;
 }

@@ -22,5 +22,13 @@ int ns_enter(char *why, size_t n);
 int ns_tmpfs(const char *dir, unsigned long kib);
 /* dir bound over itself read-only (ro), or that bind taken off again. 0 or -1. */
 int ns_readonly(const char *dir, bool ro);
+/*
+ * The start of the driver of such a test, after its --client check: the
+ * "--swtee PATH --state DIR" of argv into *swtee and *top, DIR emptied,
+ * then the caller in a private mount namespace (ns_enter). 0, or the exit
+ * status with the reason said: 2 (usage), 1, or NS_SKIP where the host
+ * allows no namespace.
+ */
+int ns_start(int argc, char **argv, const char **swtee, const char **top);
 
 #endif

@@ -21,60 +21,36 @@
  * usage: storage-read-only --swtee PATH --state DIR
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "ns.h"
 #include "st_client.h"
 #include "st_model.h"
 #include "st_run.h"
+#include "st_util.h"
 #include "ta_storage.h"
 
-static const char *who = "storage-read-only";
+/* How objects that differ from the model are said to differ (st_model_expect). */
+#define NOT_AS_THEY_WERE "not as they were"
+
+const char *const st_who = "storage-read-only";
 static uint8_t *buf;
-static unsigned int failures;
-
-static void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static void fail(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	fprintf(stderr, "%s: ", who);
-	vfprintf(stderr, fmt, ap);
-	fprintf(stderr, "\n");
-	va_end(ap);
-	failures++;
-}
 
 /* ---- the client: runs inside "swtee run" ---- */
-
-static TEEC_Result create_obj(const char *name, uint32_t seed, uint32_t len)
-{
-	struct st_obj o = {.seed = seed, .len = len};
-
-	st_model_fill(&o, 0, buf, len);
-	return st_create(name, buf, len);
-}
 
 static void expect_refused(TEEC_Result res, const char *what)
 {
 	if (res == TEEC_ERROR_STORAGE_NOT_AVAILABLE && st_origin() == TEEC_ORIGIN_TRUSTED_APP)
 		return;
-	fail("%s: 0x%08x (origin %u), not TEEC_ERROR_STORAGE_NOT_AVAILABLE from the TA", what, res,
-	     st_origin());
+	st_fail("%s: 0x%08x (origin %u), not TEEC_ERROR_STORAGE_NOT_AVAILABLE from the TA", what,
+		res, st_origin());
 }
 
 static void check(const struct st_model *m, const char *when)
 {
-	unsigned int bad = st_model_check(m, true, who);
-
-	if (bad)
-		fail("%s: %u object(s) not as they were", when, bad);
+	st_model_expect(m, when, NOT_AS_THEY_WERE);
 }
 
 /* The objects the other runs find. */
@@ -87,15 +63,11 @@ static int c_make(const char *path)
 		char name[32];
 
 		snprintf(name, sizeof(name), "ro-%u", i);
-		if (create_obj(name, 100 + i, sizes[i]))
-			fail("cannot create %s", name);
-		else
-			st_model_set(&m, name, 100 + i, sizes[i]);
+		if (st_model_add(&m, name, 100 + i, sizes[i], buf))
+			st_fail("cannot create %s", name);
 	}
 	check(&m, "after the creates");
-	if (st_model_save(&m, path))
-		fail("cannot write %s", path);
-	return failures ? 1 : 0;
+	return st_model_finish(&m, path);
 }
 
 /* Everything reads back; no change gets through, and the TA lives on. */
@@ -106,17 +78,15 @@ static int c_readonly(const char *path)
 	struct st_obj *big = NULL;
 	TEEC_Result res = TEEC_SUCCESS;
 
-	if (st_model_load(&m, path)) {
-		fail("cannot read %s", path);
+	if (st_model_resume(&m, path))
 		return 1;
-	}
 	check(&m, "read-only, before any change");
 	big = st_model_find(&m, "ro-3");
 	if (!big)
 		return 1;
-	expect_refused(create_obj("ro-new", 7, 1000), "a create");
-	expect_refused(create_obj("ro-new-empty", 7, 0), "a create of no data");
-	expect_refused(create_obj("ro-1", 8, 9000), "a replace");
+	expect_refused(st_model_create("ro-new", 7, 1000, buf), "a create");
+	expect_refused(st_model_create("ro-new-empty", 7, 0, buf), "a create of no data");
+	expect_refused(st_model_create("ro-1", 8, 9000, buf), "a replace");
 	st_model_fill(big, 0, buf, 100);
 	buf[0] ^= 0xff;
 	expect_refused(st_write_at("ro-3", 0, buf, 100), "a write over data");
@@ -130,17 +100,18 @@ static int c_readonly(const char *path)
 	st_fini();
 	res = st_init_ta(&two);
 	if (res) {
-		fail("cannot open a session to the second storage TA: 0x%08x", res);
+		st_fail("cannot open a session to the second storage TA: 0x%08x", res);
 		return 1;
 	}
-	expect_refused(create_obj("two-0", 9, 100), "the first create of a TA with no store");
+	expect_refused(st_model_create("two-0", 9, 100, buf),
+		       "the first create of a TA with no store");
 	st_fini();
 	if (st_init()) {
-		fail("the storage TA does not open again");
+		st_fail("the storage TA does not open again");
 		return 1;
 	}
 	check(&m, "read-only, at the end");
-	return failures ? 1 : 0;
+	return st_failures ? 1 : 0;
 }
 
 /* Writable again: changes work. */
@@ -149,50 +120,32 @@ static int c_writable(const char *path)
 	static struct st_model m;
 	struct st_obj *o = NULL;
 
-	if (st_model_load(&m, path)) {
-		fail("cannot read %s", path);
+	if (st_model_resume(&m, path))
 		return 1;
-	}
 	check(&m, "writable again");
 	o = st_model_find(&m, "ro-2");
 	if (o) {
 		st_model_fill(o, o->len, buf, 3000);
 		if (st_write_at("ro-2", o->len, buf, 3000))
-			fail("cannot append to ro-2");
+			st_fail("cannot append to ro-2");
 		else
 			o->len += 3000;
 	}
 	if (st_delete("ro-1"))
-		fail("cannot delete ro-1");
+		st_fail("cannot delete ro-1");
 	else
 		st_model_remove(&m, "ro-1");
-	if (create_obj("ro-5", 105, 20000))
-		fail("cannot create ro-5");
-	else
-		st_model_set(&m, "ro-5", 105, 20000);
+	if (st_model_add(&m, "ro-5", 105, 20000, buf))
+		st_fail("cannot create ro-5");
 	check(&m, "after changes");
-	if (st_model_save(&m, path))
-		fail("cannot write %s", path);
-	return failures ? 1 : 0;
-}
-
-static int c_verify(const char *path)
-{
-	static struct st_model m;
-
-	if (st_model_load(&m, path)) {
-		fail("cannot read %s", path);
-		return 1;
-	}
-	check(&m, "after a restart");
-	return failures ? 1 : 0;
+	return st_model_finish(&m, path);
 }
 
 /* No HUK, and no way to make one: the TA loads, storage is off. */
 static int c_nohuk(void)
 {
-	expect_refused(create_obj("nohuk", 1, 100), "a create without storage keys");
-	return failures ? 1 : 0;
+	expect_refused(st_model_create("nohuk", 1, 100, buf), "a create without storage keys");
+	return st_failures ? 1 : 0;
 }
 
 static int client_main(int argc, char **argv)
@@ -203,7 +156,7 @@ static int client_main(int argc, char **argv)
 
 	buf = malloc(ST_MODEL_OBJ_MAX);
 	if (!buf || st_init()) {
-		fprintf(stderr, "%s: cannot open a session to the storage TA\n", who);
+		fprintf(stderr, "%s: cannot open a session to the storage TA\n", st_who);
 		return 1;
 	}
 	if (!strcmp(mode, "make"))
@@ -213,7 +166,7 @@ static int client_main(int argc, char **argv)
 	else if (!strcmp(mode, "writable"))
 		rc = c_writable(path);
 	else if (!strcmp(mode, "verify"))
-		rc = c_verify(path);
+		rc = st_model_verify(path, NOT_AS_THEY_WERE);
 	else if (!strcmp(mode, "nohuk"))
 		rc = c_nohuk();
 	st_fini();
@@ -222,19 +175,6 @@ static int client_main(int argc, char **argv)
 }
 
 /* ---- the driver ---- */
-
-static int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static int sh(const char *fmt, ...)
-{
-	char cmd[8192];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	return system(cmd);
-}
 
 /* Whether the file has a line with every one of the NULL-terminated words. */
 static bool log_has(const char *path, const char *const words[])
@@ -254,29 +194,12 @@ static bool log_has(const char *path, const char *const words[])
 	return found;
 }
 
-/* One run of the client, its log in log (fresh); false with the log's tail when it fails. */
-static bool step(const char *swtee, const char *state, const char *log, const char *what,
-		 const char *const args[])
-{
-	int rc = 0;
-
-	unlink(log);
-	rc = st_run(swtee, state, log, 0, args);
-	if (rc == 0) {
-		printf("%s: %s: passed\n", who, what);
-		return true;
-	}
-	fprintf(stderr, "%s: %s: failed (exit %d)\n", who, what, rc);
-	st_run_tail(log, 60);
-	return false;
-}
-
 /* The log of a run must say something; false (and the log) when not. */
 static bool expect_log(const char *log, const char *what, const char *const words[])
 {
 	if (log_has(log, words))
 		return true;
-	fprintf(stderr, "%s: the log does not say %s\n", who, what);
+	fprintf(stderr, "%s: the log does not say %s\n", st_who, what);
 	st_run_tail(log, 40);
 	return false;
 }
@@ -289,7 +212,7 @@ static bool calm_log(const char *log)
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		if (log_has(log, bad[i])) {
-			fprintf(stderr, "%s: the log has \"%s\"\n", who, bad[i][0]);
+			fprintf(stderr, "%s: the log has \"%s\"\n", st_who, bad[i][0]);
 			st_run_tail(log, 40);
 			return false;
 		}
@@ -301,7 +224,7 @@ static int readonly_dir(const char *dir, bool ro)
 {
 	if (!ns_readonly(dir, ro))
 		return 0;
-	fprintf(stderr, "%s: cannot make %s %s: %s\n", who, dir, ro ? "read-only" : "writable",
+	fprintf(stderr, "%s: cannot make %s %s: %s\n", st_who, dir, ro ? "read-only" : "writable",
 		strerror(errno));
 	return -1;
 }
@@ -319,6 +242,7 @@ static int run(const char *swtee, const char *top)
 	char secure[4200];
 	char nohuk[4200];
 	char nohuk_secure[4300];
+	/* A log per run, new in the emptied top dir: expect_log reads that run's lines alone. */
 	char log[6][4200];
 	char model[4200];
 	const char *const make[] = {"make", model, NULL};
@@ -335,27 +259,27 @@ static int run(const char *swtee, const char *top)
 	for (int i = 0; i < 6; i++)
 		snprintf(log[i], sizeof(log[i]), "%s/run%d.log", top, i);
 	snprintf(model, sizeof(model), "%s/model", top);
-	if (!step(swtee, state, log[0], "objects made", make))
+	if (!st_run_step(swtee, state, log[0], "objects made", make))
 		return 1;
 	if (readonly_dir(ree, true))
 		return NS_SKIP;
-	if (!step(swtee, state, log[1], "REE dir read-only", readonly) ||
+	if (!st_run_step(swtee, state, log[1], "REE dir read-only", readonly) ||
 	    !expect_log(log[1], "that the store is read-only", ree_words) || !calm_log(log[1]))
 		return 1;
 	if (readonly_dir(ree, false) || readonly_dir(secure, true))
 		return 1;
-	if (!step(swtee, state, log[2], "secure dir read-only", readonly) ||
+	if (!st_run_step(swtee, state, log[2], "secure dir read-only", readonly) ||
 	    !expect_log(log[2], "that the store is read-only", secure_words) || !calm_log(log[2]))
 		return 1;
 	if (readonly_dir(secure, false))
 		return 1;
-	if (!step(swtee, state, log[3], "writable again", writable) ||
-	    !step(swtee, state, log[4], "after a restart", verify))
+	if (!st_run_step(swtee, state, log[3], "writable again", writable) ||
+	    !st_run_step(swtee, state, log[4], "after a restart", verify))
 		return 1;
-	if (sh("mkdir -p '%s'", nohuk_secure) || readonly_dir(nohuk_secure, true))
+	if (st_run_sh("mkdir -p '%s'", nohuk_secure) || readonly_dir(nohuk_secure, true))
 		return 1;
-	if (!step(swtee, nohuk, log[5], "secure dir read-only before the first start",
-		  nohuk_args) ||
+	if (!st_run_step(swtee, nohuk, log[5], "secure dir read-only before the first start",
+			 nohuk_args) ||
 	    !expect_log(log[5], "why there are no storage keys", nohuk_words) ||
 	    !expect_log(log[5], "that storage is off", off_words) || !calm_log(log[5]))
 		return 1;
@@ -367,32 +291,18 @@ int main(int argc, char **argv)
 {
 	const char *swtee = NULL;
 	const char *top = NULL;
-	char why[256];
 	int rc = 0;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (argc > 1 && !strcmp(argv[1], "--client"))
 		return client_main(argc, argv);
-	for (int i = 1; i + 1 < argc; i += 2) {
-		if (!strcmp(argv[i], "--swtee"))
-			swtee = argv[i + 1];
-		else if (!strcmp(argv[i], "--state"))
-			top = argv[i + 1];
-	}
-	if (!swtee || !top) {
-		fprintf(stderr, "usage: storage-read-only --swtee PATH --state DIR\n");
-		return 2;
-	}
-	if (sh("rm -rf '%s' && mkdir -p '%s'", top, top))
-		return 1;
-	if (ns_enter(why, sizeof(why))) {
-		printf("%s: SKIP: no private mount namespace here (%s)\n", who, why);
-		return NS_SKIP;
-	}
+	rc = ns_start(argc, argv, &swtee, &top);
+	if (rc)
+		return rc;
 	rc = run(swtee, top);
 	if (rc == NS_SKIP)
-		printf("%s: SKIP: read-only bind mounts are not allowed here\n", who);
+		printf("%s: SKIP: read-only bind mounts are not allowed here\n", st_who);
 	else if (!rc)
-		printf("%s: passed\n", who);
+		printf("%s: passed\n", st_who);
 	return rc;
 }

@@ -5,6 +5,7 @@
 
 #include "st_client.h"
 #include "st_model.h"
+#include "st_util.h"
 #include "ta_storage.h"
 
 uint8_t st_model_byte(const struct st_obj *o, uint32_t off)
@@ -155,4 +156,55 @@ unsigned int st_model_check(const struct st_model *m, bool whole, const char *wh
 		bad++;
 	}
 	return bad;
+}
+
+TEEC_Result st_model_create(const char *name, uint32_t seed, uint32_t len, uint8_t *buf)
+{
+	struct st_obj o = {.seed = seed, .len = len};
+
+	st_model_fill(&o, 0, buf, len);
+	return st_create(name, buf, len);
+}
+
+TEEC_Result st_model_add(struct st_model *m, const char *name, uint32_t seed, uint32_t len,
+			 uint8_t *buf)
+{
+	TEEC_Result res = st_model_create(name, seed, len, buf);
+
+	if (!res)
+		st_model_set(m, name, seed, len);
+	return res;
+}
+
+void st_model_expect(const struct st_model *m, const char *when, const char *differ)
+{
+	unsigned int bad = st_model_check(m, true, st_who);
+
+	if (bad)
+		st_fail("%s: %u object(s) %s", when, bad, differ);
+}
+
+int st_model_resume(struct st_model *m, const char *path)
+{
+	if (!st_model_load(m, path))
+		return 0;
+	st_fail("cannot read %s", path);
+	return -1;
+}
+
+int st_model_finish(const struct st_model *m, const char *path)
+{
+	if (st_model_save(m, path))
+		st_fail("cannot write %s", path);
+	return st_failures ? 1 : 0;
+}
+
+int st_model_verify(const char *path, const char *differ)
+{
+	static struct st_model m;
+
+	if (st_model_resume(&m, path))
+		return 1;
+	st_model_expect(&m, "after a restart", differ);
+	return st_failures ? 1 : 0;
 }

@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <tee_client_api.h>
+
 #define ST_MODEL_MAX 512
 /* The largest object a model holds, and the buffer st_model_check needs. */
 #define ST_MODEL_OBJ_MAX (1u << 20)
@@ -51,5 +53,37 @@ unsigned int st_model_check(const struct st_model *m, bool whole, const char *wh
  * stderr, otherwise.
  */
 bool st_model_check_one(const char *name, const struct st_obj *o, const char *who);
+/*
+ * Creates name through the open st_client session as the object
+ * st_model_set(m, name, seed, len) describes, its data made in buf (len
+ * bytes at least). st_create's result.
+ */
+TEEC_Result st_model_create(const char *name, uint32_t seed, uint32_t len, uint8_t *buf);
+/* st_model_create, then name set in m (st_model_set) when the create worked. Its result. */
+TEEC_Result st_model_add(struct st_model *m, const char *name, uint32_t seed, uint32_t len,
+			 uint8_t *buf);
+/*
+ * st_model_check of m, whole, as a failure of the driver (st_fail): "WHEN:
+ * N object(s) DIFFER" when any object differs, differ saying how (such as
+ * "not as committed").
+ */
+void st_model_expect(const struct st_model *m, const char *when, const char *differ);
+/*
+ * The start of a client's run that goes on from a run before it: the
+ * model that run saved at path, loaded (st_model_load). 0, or -1 with a
+ * failure (st_fail) that says so.
+ */
+int st_model_resume(struct st_model *m, const char *path);
+/*
+ * The end of a client's run: m saved at path for the runs after it (a
+ * failure when it cannot be). The client's exit status: 1 when any
+ * failure was counted (st_failures), else 0.
+ */
+int st_model_finish(const struct st_model *m, const char *path);
+/*
+ * A client's run after a restart: the model at path resumed and expected
+ * (st_model_expect). The client's exit status, as st_model_finish's.
+ */
+int st_model_verify(const char *path, const char *differ);
 
 #endif

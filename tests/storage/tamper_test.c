@@ -21,7 +21,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +30,8 @@
 #include <unistd.h>
 
 #include "st_client.h"
+#include "st_run.h"
+#include "st_util.h"
 #include "ta_storage.h"
 
 #define NOBJ 5
@@ -50,19 +51,7 @@ static const struct {
     {"log", 20000, 20003},   /* changed last, in the RPMB log */
 };
 
-static void die(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
-
-static void die(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	fprintf(stderr, "storage-tamper: ");
-	vfprintf(stderr, fmt, ap);
-	fprintf(stderr, "\n");
-	va_end(ap);
-	exit(1);
-}
+const char *const st_who = "storage-tamper";
 
 /* The content of object i after round r. */
 static void content(int i, int r, uint8_t *out, uint32_t *len)
@@ -193,17 +182,15 @@ static const char *swtee;
 static const char *self;
 static char base[4096];
 
-static int run(const char *state, const char *mode, char *out, size_t cap)
+/* Starts the client in mode on state, its stdout into a pipe: the pipe's read end. */
+static int start(const char *state, const char *mode, pid_t *pid)
 {
 	int pfd[2];
-	pid_t pid = 0;
-	int status = 0;
-	size_t n = 0;
 
 	if (pipe(pfd))
-		die("pipe: %s", strerror(errno));
-	pid = fork();
-	if (pid == 0) {
+		st_die("pipe: %s", strerror(errno));
+	*pid = fork();
+	if (*pid == 0) {
 		dup2(pfd[1], 1);
 		close(pfd[0]);
 		close(pfd[1]);
@@ -212,110 +199,51 @@ static int run(const char *state, const char *mode, char *out, size_t cap)
 		_exit(127);
 	}
 	close(pfd[1]);
+	return pfd[0];
+}
+
+static int run(const char *state, const char *mode, char *out, size_t cap)
+{
+	pid_t pid = 0;
+	int fd = start(state, mode, &pid);
+	int status = 0;
+	size_t n = 0;
+
 	for (;;) {
-		ssize_t k = read(pfd[0], out + n, cap - 1 - n);
+		ssize_t k = read(fd, out + n, cap - 1 - n);
 
 		if (k <= 0)
 			break;
 		n += (size_t)k;
 	}
 	out[n] = '\0';
-	close(pfd[0]);
+	close(fd);
 	waitpid(pid, &status, 0);
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
-}
-
-/* snprintf that refuses to cut a path short. */
-static void pathf(char *out, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static void pathf(char *out, size_t n, const char *fmt, ...)
-{
-	va_list ap;
-	int r = 0;
-
-	va_start(ap, fmt);
-	r = vsnprintf(out, n, fmt, ap);
-	va_end(ap);
-	if (r < 0 || (size_t)r >= n)
-		die("path too long: %s", out);
-}
-
-/* The pid of the child of parent whose name is comm, or 0. */
-static pid_t child_named(pid_t parent, const char *comm)
-{
-	char path[64];
-	char buf[512];
-	FILE *f = NULL;
-	size_t n = 0;
-	char *save = NULL;
-
-	snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)parent, (int)parent);
-	f = fopen(path, "re");
-	if (!f)
-		return 0;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	for (char *t = strtok_r(buf, " \n", &save); t; t = strtok_r(NULL, " \n", &save)) {
-		char name[64] = "";
-		pid_t pid = (pid_t)atoi(t);
-
-		snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
-		f = fopen(path, "re");
-		if (!f)
-			continue;
-		if (fgets(name, sizeof(name), f))
-			name[strcspn(name, "\n")] = '\0';
-		fclose(f);
-		if (!strcmp(name, comm))
-			return pid;
-	}
-	return 0;
 }
 
 /* Round two, then the core killed: a state whose last records wait for replay. */
 static void run_killed(const char *state)
 {
 	char line[64];
-	int pfd[2];
 	pid_t pid = 0;
-	FILE *f = NULL;
+	pid_t core = 0;
+	pid_t client = 0;
+	FILE *f = fdopen(start(state, "round2k", &pid), "r");
 
-	if (pipe(pfd))
-		die("pipe: %s", strerror(errno));
-	pid = fork();
-	if (pid == 0) {
-		dup2(pfd[1], 1);
-		close(pfd[0]);
-		close(pfd[1]);
-		execl(swtee, "swtee", "run", "--state", state, "--", self, "--client", "round2k",
-		      (char *)NULL);
-		_exit(127);
-	}
-	close(pfd[1]);
-	f = fdopen(pfd[0], "r");
 	if (!f || !fgets(line, sizeof(line), f) || strcmp(line, "ready\n") != 0)
-		die("round two (killed) failed");
-	kill(child_named(pid, "swteed"), SIGKILL);
-	kill(child_named(pid, "storage-tamper"), SIGKILL);
+		st_die("round two (killed) failed");
+	core = st_run_child(pid, "swteed");
+	client = st_run_child(pid, "storage-tamper");
+	/* Both must be there: kill(0) would end this test's own process group. */
+	if (core <= 0 || client <= 0)
+		st_die("round two (killed): the core or the client is not running");
+	kill(core, SIGKILL);
+	kill(client, SIGKILL);
 	while (fgets(line, sizeof(line), f))
 		;
 	fclose(f);
 	waitpid(pid, NULL, 0);
-}
-
-static void sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static void sh(const char *fmt, ...)
-{
-	char cmd[8192];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	if (system(cmd))
-		die("failed: %s", cmd);
 }
 
 /* The TA store's REE dir and RPMB slot in a state dir. */
@@ -326,20 +254,20 @@ static void store_paths(const char *state, char *ree, char *rpmb)
 	struct dirent *e = NULL;
 	int n = 0;
 
-	pathf(d, sizeof(d), "%s/ree", state);
+	st_pathf(d, sizeof(d), "%s/ree", state);
 	dir = opendir(d);
 	if (!dir)
-		die("no %s", d);
+		st_die("no %s", d);
 	while ((e = readdir(dir))) {
 		if (e->d_name[0] == '.')
 			continue;
-		pathf(ree, 4096, "%s/%s", d, e->d_name);
-		pathf(rpmb, 4096, "%s/secure/rpmb/%s", state, e->d_name);
+		st_pathf(ree, 4096, "%s/%s", d, e->d_name);
+		st_pathf(rpmb, 4096, "%s/secure/rpmb/%s", state, e->d_name);
 		n++;
 	}
 	closedir(dir);
 	if (n != 1)
-		die("%d stores in %s, expected 1", n, d);
+		st_die("%d stores in %s, expected 1", n, d);
 }
 
 /*
@@ -360,18 +288,18 @@ static void find(const char *state, const char *what, char *path)
 
 	store_paths(state, ree, rpmb);
 	if (!strcmp(what, "rpmb")) {
-		pathf(path, 4096, "%s", rpmb);
+		st_pathf(path, 4096, "%s", rpmb);
 		return;
 	}
 	if (!strcmp(what, "j")) {
-		pathf(path, 4096, "%s/j", ree);
+		st_pathf(path, 4096, "%s/j", ree);
 		return;
 	}
 	dir = opendir(ree);
 	while (dir && (e = readdir(dir))) {
 		size_t len = strlen(e->d_name);
 
-		pathf(p, sizeof(p), "%s/%s", ree, e->d_name);
+		st_pathf(p, sizeof(p), "%s/%s", ree, e->d_name);
 		if (e->d_name[0] == '.' || stat(p, &st))
 			continue;
 		if (!strcmp(what, "dir") && e->d_name[0] == 'd' && len == 17)
@@ -384,9 +312,9 @@ static void find(const char *state, const char *what, char *path)
 			break;
 	}
 	if (!dir || !e)
-		die("no file %s in %s", what, ree);
+		st_die("no file %s in %s", what, ree);
 	closedir(dir);
-	pathf(path, 4096, "%s", p);
+	st_pathf(path, 4096, "%s", p);
 }
 
 static void flip(const char *path, long off)
@@ -396,14 +324,14 @@ static void flip(const char *path, long off)
 	uint8_t b = 0;
 
 	if (fd < 0 || fstat(fd, &st) || !st.st_size)
-		die("cannot damage %s", path);
+		st_die("cannot damage %s", path);
 	if (off < 0 || off >= st.st_size)
 		off = st.st_size / 2;
 	if (pread(fd, &b, 1, off) != 1)
-		die("cannot read %s", path);
+		st_die("cannot read %s", path);
 	b ^= 0x10;
 	if (pwrite(fd, &b, 1, off) != 1)
-		die("cannot write %s", path);
+		st_die("cannot write %s", path);
 	close(fd);
 }
 
@@ -485,7 +413,7 @@ static bool strays_swept(const char *state)
 		struct stat st;
 		bool there = false;
 
-		pathf(f, sizeof(f), "%s/%s", path, strays[i].name);
+		st_pathf(f, sizeof(f), "%s/%s", path, strays[i].name);
 		there = stat(f, &st) == 0;
 		if (there != strays[i].stays) {
 			fprintf(stderr, "  %s: %s\n", strays[i].name,
@@ -503,9 +431,9 @@ static void apply_case(const char *state, const struct tcase *c)
 	char old[4096];
 	char oldstate[4096];
 
-	pathf(oldstate, sizeof(oldstate), "%s/round1", base);
+	st_pathf(oldstate, sizeof(oldstate), "%s/round1", base);
 	if (!strcmp(c->file, "huk"))
-		pathf(path, sizeof(path), "%s/secure/huk", state);
+		st_pathf(path, sizeof(path), "%s/secure/huk", state);
 	else
 		find(state, c->file, path);
 	if (!strncmp(c->action, "flip", 4)) {
@@ -519,14 +447,14 @@ static void apply_case(const char *state, const struct tcase *c)
 		const char *at = strchr(c->action, '@');
 
 		if (stat(path, &st) || truncate(path, at ? atol(at + 1) : st.st_size / 2))
-			die("cannot truncate %s", path);
+			st_die("cannot truncate %s", path);
 	} else if (!strcmp(c->action, "delete")) {
 		if (unlink(path))
-			die("cannot delete %s", path);
+			st_die("cannot delete %s", path);
 	} else if (!strncmp(c->action, "swap:", 5)) {
 		find(state, c->action + 5, other);
-		sh("mv '%s' '%s.x' && mv '%s' '%s' && mv '%s.x' '%s'", path, path, other, path,
-		   path, other);
+		st_run_sh_or_die("mv '%s' '%s.x' && mv '%s' '%s' && mv '%s.x' '%s'", path, path,
+				 other, path, path, other);
 	} else if (!strcmp(c->action, "replay")) {
 		/* The same file of round one: same name unless it is a data file. */
 		if (!strncmp(c->file, "data:", 5)) {
@@ -535,7 +463,7 @@ static void apply_case(const char *state, const struct tcase *c)
 			const char *name = strrchr(path, '/') + 1;
 
 			store_paths(oldstate, ree, rpmb);
-			pathf(old, sizeof(old), "%s/%s", ree, name);
+			st_pathf(old, sizeof(old), "%s/%s", ree, name);
 		} else if (!strcmp(c->file, "rpmb")) {
 			char ree[4096];
 
@@ -545,19 +473,20 @@ static void apply_case(const char *state, const struct tcase *c)
 			char rpmb[4096];
 
 			store_paths(oldstate, ree, rpmb);
-			pathf(old, sizeof(old), "%s/%s", ree, strrchr(path, '/') + 1);
+			st_pathf(old, sizeof(old), "%s/%s", ree, strrchr(path, '/') + 1);
 		}
-		sh("cp -p '%s' '%s'", old, path);
+		st_run_sh_or_die("cp -p '%s' '%s'", old, path);
 	} else if (!strcmp(c->action, "stray")) {
 		char *slash = strrchr(path, '/');
 
 		*slash = '\0';
 		for (size_t i = 0; i < sizeof(strays) / sizeof(strays[0]); i++)
-			sh("echo junk > '%s/%s'", path, strays[i].name);
+			st_run_sh_or_die("echo junk > '%s/%s'", path, strays[i].name);
 	} else if (!strcmp(c->action, "replay-ree")) {
-		sh("rm -rf '%s/ree' && cp -a '%s/ree' '%s/ree'", state, oldstate, state);
+		st_run_sh_or_die("rm -rf '%s/ree' && cp -a '%s/ree' '%s/ree'", state, oldstate,
+				 state);
 	} else {
-		die("unknown action %s", c->action);
+		st_die("unknown action %s", c->action);
 	}
 }
 
@@ -641,7 +570,6 @@ int main(int argc, char **argv)
 	char exe[4096];
 	const char *state = NULL;
 	int bad = 0;
-	ssize_t n = 0;
 
 	if (argc == 3 && !strcmp(argv[1], "--client")) {
 		if (!strcmp(argv[2], "round1"))
@@ -658,44 +586,42 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[i], "--state") && i + 1 < argc)
 			state = argv[++i];
 		else
-			die("usage: storage-tamper --swtee PATH --state DIR");
+			st_die("usage: storage-tamper --swtee PATH --state DIR");
 	}
 	if (!swtee || !state)
-		die("usage: storage-tamper --swtee PATH --state DIR");
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n <= 0)
-		die("cannot find myself");
-	exe[n] = '\0';
+		st_die("usage: storage-tamper --swtee PATH --state DIR");
+	if (st_run_self(exe, sizeof(exe)))
+		st_die("cannot find myself");
 	self = exe;
-	pathf(base, sizeof(base), "%s", state);
-	sh("rm -rf '%s' && mkdir -p '%s'", base, base);
-	pathf(r1, sizeof(r1), "%s/round1", base);
-	pathf(r2, sizeof(r2), "%s/round2", base);
-	pathf(rk, sizeof(rk), "%s/pending", base);
+	st_pathf(base, sizeof(base), "%s", state);
+	st_run_sh_or_die("rm -rf '%s' && mkdir -p '%s'", base, base);
+	st_pathf(r1, sizeof(r1), "%s/round1", base);
+	st_pathf(r2, sizeof(r2), "%s/round2", base);
+	st_pathf(rk, sizeof(rk), "%s/pending", base);
 	if (run(r1, "round1", out, sizeof(out)))
-		die("round one failed");
-	sh("cp -a '%s' '%s'", r1, r2);
-	sh("cp -a '%s' '%s'", r1, rk);
+		st_die("round one failed");
+	st_run_sh_or_die("cp -a '%s' '%s'", r1, r2);
+	st_run_sh_or_die("cp -a '%s' '%s'", r1, rk);
 	if (run(r2, "round2", out, sizeof(out)))
-		die("round two failed");
+		st_die("round two failed");
 	run_killed(rk);
 	/* The undamaged state reads back right. */
 	{
 		char clean[4096 + 16];
 
-		pathf(clean, sizeof(clean), "%s/clean", base);
-		sh("cp -a '%s' '%s'", r2, clean);
+		st_pathf(clean, sizeof(clean), "%s/clean", base);
+		st_run_sh_or_die("cp -a '%s' '%s'", r2, clean);
 		if (!check(clean, NULL, true, EXTRA_ABSENT))
-			die("the undamaged storage does not read back");
-		sh("rm -rf '%s' && cp -a '%s' '%s'", clean, rk, clean);
+			st_die("the undamaged storage does not read back");
+		st_run_sh_or_die("rm -rf '%s' && cp -a '%s' '%s'", clean, rk, clean);
 		if (!check(clean, NULL, true, EXTRA_RIGHT))
-			die("the undamaged storage with records pending does not read back");
+			st_die("the undamaged storage with records pending does not read back");
 	}
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		char dir[4096 + 32];
 
-		pathf(dir, sizeof(dir), "%s/case%zu", base, i);
-		sh("cp -a '%s' '%s'", cases[i].pending ? rk : r2, dir);
+		st_pathf(dir, sizeof(dir), "%s/case%zu", base, i);
+		st_run_sh_or_die("cp -a '%s' '%s'", cases[i].pending ? rk : r2, dir);
 		apply_case(dir, &cases[i]);
 		if (check(dir, &cases[i], false, cases[i].extra) &&
 		    (strcmp(cases[i].action, "stray") != 0 || strays_swept(dir))) {
@@ -705,7 +631,7 @@ int main(int argc, char **argv)
 			bad++;
 		}
 		fflush(stdout);
-		sh("rm -rf '%s'", dir);
+		st_run_sh_or_die("rm -rf '%s'", dir);
 	}
 	printf("storage-tamper: %zu cases, %d failed\n", sizeof(cases) / sizeof(cases[0]), bad);
 	return bad ? 1 : 0;

@@ -427,12 +427,15 @@ static int rand_bits(struct rng *r, int max)
 static BIGNUM *rand_bn_bits(struct batch *b, struct rng *r, int bits, bool neg_ok)
 {
 	uint8_t buf[TA_ARITH_MAX_BITS / 8 + 8] = {0};
-	size_t n = ((size_t)bits + 7) / 8;
+	size_t n = 0;
 	BIGNUM *v = NULL;
 	uint32_t shape = rng_below(r, 10);
 
-	if (!bits)
+	if (bits <= 0)
 		return bn_s64(b, 0);
+	n = ((size_t)bits + 7) / 8;
+	if (n > sizeof(buf))
+		abort(); /* the callers stay within TA_ARITH_MAX_BITS */
 	for (size_t i = 0; i < n; i++)
 		buf[i] = (uint8_t)rng_next(r);
 	if (shape == 0)
