@@ -217,7 +217,11 @@ TEE_Result obj_read(struct store *s, struct stor_entry *e, uint64_t pos, uint8_t
 		uint32_t in = (uint32_t)(pos % STOR_BLOCK);
 		size_t n = 0;
 
-		/* Whole blocks, many of them: straight to the caller. */
+		/*
+		 * Whole blocks, more than a read-ahead: straight to the caller.
+		 * A read of one read-ahead (the TA runtime's) goes through it,
+		 * so that writes over what was just read find the old blocks.
+		 */
 		if (!in && len >= (size_t)STOR_RA_BLOCKS * STOR_BLOCK) {
 			uint64_t k = len / STOR_BLOCK;
 
