@@ -222,7 +222,7 @@ TEE_Result obj_read(struct store *s, struct stor_entry *e, uint64_t pos, uint8_t
 		 * A read of one read-ahead (the TA runtime's) goes through it,
 		 * so that writes over what was just read find the old blocks.
 		 */
-		if (!in && len >= (size_t)STOR_RA_BLOCKS * STOR_BLOCK) {
+		if (!in && len > (size_t)STOR_RA_BLOCKS * STOR_BLOCK) {
 			uint64_t k = len / STOR_BLOCK;
 
 			if (k > BIG_READ_BLOCKS)
