@@ -112,7 +112,11 @@ static bool all_zero(const uint8_t *p, size_t n)
 	return acc == 0;
 }
 
-static void ent_decode(const uint8_t *p, struct map_ent *out)
+/*
+ * An entry as ent_encode writes it: a block (flags 1) or a hole (all
+ * zeros). Anything else is no entry the engine wrote: false.
+ */
+static bool ent_decode(const uint8_t *p, struct map_ent *out)
 {
 	struct buf_reader r;
 	uint32_t flags = 0;
@@ -121,7 +125,8 @@ static void ent_decode(const uint8_t *p, struct map_ent *out)
 	buf_get_bytes(&r, out->iv, STOR_IV);
 	buf_get_bytes(&r, out->tag, STOR_TAG);
 	buf_get_u32(&r, &flags);
-	out->present = flags & 1;
+	out->present = flags == 1;
+	return flags == 1 || all_zero(p, STOR_ENTRY);
 }
 
 static void ent_encode(uint8_t *p, const struct map_ent *in)
@@ -288,8 +293,8 @@ TEE_Result map_get(struct store *s, const struct stor_entry *e, uint64_t b, uint
 
 	memset(out, 0, k * sizeof(*out));
 	if (map_depth(e->size) == 0) {
-		if (b == 0 && k && n)
-			ent_decode(e->root, out);
+		if (b == 0 && k && n && !ent_decode(e->root, out))
+			return TEE_ERROR_CORRUPT_OBJECT;
 		return TEE_SUCCESS;
 	}
 	page = malloc(STOR_BLOCK);
@@ -304,8 +309,8 @@ TEE_Result map_get(struct store *s, const struct stor_entry *e, uint64_t b, uint
 			if (!res)
 				res = page_load(s, e, 1, (uint32_t)leaf, hash, page);
 		}
-		if (!res)
-			ent_decode(page + (blk % STOR_FANOUT) * STOR_ENTRY, &out[i]);
+		if (!res && !ent_decode(page + (blk % STOR_FANOUT) * STOR_ENTRY, &out[i]))
+			res = TEE_ERROR_CORRUPT_OBJECT;
 	}
 	free(page);
 	return res;
