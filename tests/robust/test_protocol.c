@@ -41,6 +41,7 @@
 #include "ta_basic.h"
 #include "ta_sims.h"
 #include "uuid.h"
+#include "proc_info.h"
 
 /* TEE_PARAM_TYPE_* of the GP Internal Core API: the types on the wire. */
 #define WIRE_MEMREF_INPUT 5u
@@ -669,20 +670,7 @@ static bool bystanders_ok(char *out, size_t n)
 /* The parent of pid, or -1. */
 static pid_t parent_of(pid_t pid)
 {
-	char path[64];
-	char line[256];
-	long ppid = -1;
-	FILE *f = NULL;
-
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-	f = fopen(path, "re");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "PPid: %ld", &ppid) == 1)
-			break;
-	fclose(f);
-	return (pid_t)ppid;
+	return (pid_t)proc_status_field(pid, "PPid");
 }
 
 /*
@@ -735,42 +723,6 @@ static size_t ta_pids(const TEEC_UUID *uuid, pid_t *out, size_t cap)
 	}
 	closedir(d);
 	return n;
-}
-
-static long fd_count(pid_t pid)
-{
-	char path[64];
-	struct dirent *e = NULL;
-	long n = 0;
-	DIR *d = NULL;
-
-	snprintf(path, sizeof(path), "/proc/%d/fd", (int)pid);
-	d = opendir(path);
-	if (!d)
-		return -1;
-	while ((e = readdir(d)) != NULL)
-		if (e->d_name[0] != '.')
-			n++;
-	closedir(d);
-	return n;
-}
-
-static long rss_kb(pid_t pid)
-{
-	char path[64];
-	char line[256];
-	long kb = -1;
-	FILE *f = NULL;
-
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-	f = fopen(path, "re");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, "VmRSS:", 6))
-			kb = strtol(line + 6, NULL, 10);
-	fclose(f);
-	return kb;
 }
 
 /* ---- raw TA sessions ---- */
@@ -1003,11 +955,11 @@ static void core_malformed(void)
 static long core_fds_settled(pid_t pid, long want_max)
 {
 	long long end = now_ms() + 3000;
-	long n = fd_count(pid);
+	long n = proc_fd_count(pid);
 
 	while (n > want_max && now_ms() < end) {
 		sleep_ms(20);
-		n = fd_count(pid);
+		n = proc_fd_count(pid);
 	}
 	return n;
 }
@@ -1035,7 +987,7 @@ static void core_descriptors(pid_t pid, const struct core_status *base)
 
 	/* The descriptors the core received and refused must be closed. */
 	wait_counts(base, 3000, NULL);
-	before = fd_count(pid);
+	before = proc_fd_count(pid);
 	for (int i = 0; i < 100; i++) {
 		int fd = core_connect();
 		uint32_t res = 0;
@@ -1748,7 +1700,7 @@ static void ta_fd_leak_case(const struct ta_target *t)
 		if (!old || na == 1)
 			pid = after[i];
 	}
-	fd0 = pid > 0 ? fd_count(pid) : -1;
+	fd0 = pid > 0 ? proc_fd_count(pid) : -1;
 	for (uint32_t i = 0; i < 200; i++) {
 		struct ta_req q = {.type = MSG_TA_INVOKE, .cmd = TA_BASIC_CMD_NOP};
 		uint32_t res = 0;
@@ -1761,7 +1713,7 @@ static void ta_fd_leak_case(const struct ta_target *t)
 		if (ta_send(&rs, &q, fds, PROTO_FDS_MAX, &res) != OUT_CLOSED)
 			served++;
 	}
-	fd1 = pid > 0 ? fd_count(pid) : -1;
+	fd1 = pid > 0 ? proc_fd_count(pid) : -1;
 	check(served == 200 && pid > 0 && fd1 >= 0 && fd1 <= fd0,
 	      "%s TA: 200 requests carrying 8 descriptors each: %u answered; instance %d "
 	      "descriptors %ld -> %ld",
@@ -2051,8 +2003,8 @@ int main(void)
 	if (!check(base_ok, "setup: baseline %u instances, %u sessions, %u spares", base.instances,
 		   base.sessions, base.spares))
 		goto done;
-	fd_base = fd_count(pid);
-	rss_base = rss_kb(pid);
+	fd_base = proc_fd_count(pid);
+	rss_base = proc_status_field(pid, "VmRSS");
 
 	core_malformed();
 	core_descriptors(pid, &base);
@@ -2097,7 +2049,7 @@ int main(void)
 	check(cycles_ok == 500, "leaks: 500 open/invoke/close cycles: %u served", cycles_ok);
 	wait_counts(&base, 5000, NULL);
 	fd_end = core_fds_settled(pid, fd_base + FD_SLACK);
-	rss_end = rss_kb(pid);
+	rss_end = proc_status_field(pid, "VmRSS");
 	if (fd_base < 0 && getuid() != 0)
 		skip("leaks: core descriptors: /proc/%d/fd unreadable (not root)", (int)pid);
 	else

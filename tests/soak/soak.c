@@ -25,6 +25,7 @@
 
 #include "ta_basic.h"
 #include "ta_storage.h"
+#include "proc_info.h"
 
 /* Every how many invokes a storage client makes one round of storage ops. */
 #define STORAGE_EVERY 10
@@ -37,40 +38,6 @@
 
 static const TEEC_UUID basic_uuid = TA_BASIC_UUID;
 static const TEEC_UUID storage_uuid = TA_STORAGE_UUID;
-
-static long count_fds(pid_t pid)
-{
-	char path[64];
-	long n = 0;
-	DIR *d = NULL;
-
-	snprintf(path, sizeof(path), "/proc/%d/fd", (int)pid);
-	d = opendir(path);
-	if (!d)
-		return -1;
-	while (readdir(d))
-		n++;
-	closedir(d);
-	return n - 2;
-}
-
-static long rss_kib(pid_t pid)
-{
-	char path[64];
-	char line[256];
-	long kib = -1;
-	FILE *f = NULL;
-
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-	f = fopen(path, "re");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "VmRSS: %ld kB", &kib) == 1)
-			break;
-	fclose(f);
-	return kib;
-}
 
 /* What a client tells the parent at its end. */
 struct client_report {
@@ -362,8 +329,8 @@ int main(int argc, char **argv)
 	int sessions = argc > 2 ? atoi(argv[2]) : 4;
 	int invokes = argc > 3 ? atoi(argv[3]) : 500;
 	pid_t core = core_pid();
-	long fds0 = count_fds(core);
-	long rss0 = rss_kib(core);
+	long fds0 = proc_fd_count(core);
+	long rss0 = proc_status_field(core, "VmRSS");
 	struct timespec t0;
 	unsigned long storage_ops = 0;
 	int report[2] = {-1, -1};
@@ -413,7 +380,7 @@ int main(int argc, char **argv)
 	close(report[0]);
 	settle();
 	/* Instances end asynchronously: give the core a moment to reap them. */
-	for (int i = 0; i < 50 && count_fds(core) > fds0 + 2; i++)
+	for (int i = 0; i < 50 && proc_fd_count(core) > fds0 + 2; i++)
 		usleep(100000);
 	printf("soak: %d clients x %d sessions x %d invokes in %.2f s: %.0f invokes/s\n", clients,
 	       sessions, invokes, secs, (double)clients * invokes / secs);
@@ -431,9 +398,9 @@ int main(int argc, char **argv)
 		printf("soak: storage ops are missing\n");
 		failed++;
 	}
-	printf("soak: core fds %ld -> %ld, RSS %ld -> %ld KiB\n", fds0, count_fds(core), rss0,
-	       rss_kib(core));
-	if (fds0 >= 0 && count_fds(core) > fds0 + 2) {
+	printf("soak: core fds %ld -> %ld, RSS %ld -> %ld KiB\n", fds0, proc_fd_count(core), rss0,
+	       proc_status_field(core, "VmRSS"));
+	if (fds0 >= 0 && proc_fd_count(core) > fds0 + 2) {
 		printf("soak: the core's descriptors grew\n");
 		failed++;
 	}
@@ -442,7 +409,7 @@ int main(int argc, char **argv)
 	 */
 	printf("soak: (sanitizer build: the core's memory is not checked)\n");
 #else
-	if (rss0 > 0 && rss_kib(core) > rss0 + 8192) {
+	if (rss0 > 0 && proc_status_field(core, "VmRSS") > rss0 + 8192) {
 		printf("soak: the core's memory grew by more than 8 MiB\n");
 		failed++;
 	}

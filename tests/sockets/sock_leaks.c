@@ -28,6 +28,7 @@
 #include <tee_tcpsocket.h>
 
 #include "ta_socket.h"
+#include "proc_info.h"
 
 #ifdef SWTEE_SANITIZE
 /* ASan keeps freed memory in quarantine: only gross growth means a leak. */
@@ -48,47 +49,6 @@ struct proc {
 };
 
 /* ---- /proc ---- */
-
-static long count_fds(pid_t pid)
-{
-	char path[64];
-	long n = 0;
-	DIR *d = NULL;
-	struct dirent *e = NULL;
-
-	snprintf(path, sizeof(path), "/proc/%d/fd", (int)pid);
-	d = opendir(path);
-	if (!d)
-		return -1;
-	while ((e = readdir(d)))
-		if (e->d_name[0] != '.')
-			n++;
-	closedir(d);
-	return n;
-}
-
-/* A "Key:" line's number from /proc/PID/status, or -1. */
-static long status_field(pid_t pid, const char *key)
-{
-	char path[64];
-	char line[256];
-	size_t klen = strlen(key);
-	long v = -1;
-	FILE *f = NULL;
-
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-	f = fopen(path, "re");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		if (!strncmp(line, key, klen) && line[klen] == ':') {
-			v = strtol(line + klen + 1, NULL, 10);
-			break;
-		}
-	}
-	fclose(f);
-	return v;
-}
 
 /* The parent and name of pid from /proc/PID/stat; -1 when it is gone. */
 static int proc_stat(pid_t pid, pid_t *ppid, char *comm, size_t n)
@@ -139,7 +99,7 @@ static size_t children_named(pid_t parent, const char *comm, bool loaded, pid_t 
 		if (pid <= 0 || proc_stat(pid, &ppid, name, sizeof(name)) || ppid != parent ||
 		    strcmp(name, comm) != 0)
 			continue;
-		if (loaded && status_field(pid, "Seccomp") != 2)
+		if (loaded && proc_status_field(pid, "Seccomp") != 2)
 			continue;
 		out[n++] = pid;
 	}
@@ -486,7 +446,7 @@ static void settle(struct proc *p, size_t n)
 		bool same = true;
 
 		for (size_t i = 0; i < n && i < 2; i++) {
-			long fds = count_fds(p[i].pid);
+			long fds = proc_fd_count(p[i].pid);
 
 			if (p[i].fds0 >= 0)
 				same = same && fds <= p[i].fds0;
@@ -539,8 +499,8 @@ int main(int argc, char **argv)
 		procs[i].fds0 = -1;
 	settle(procs, 2);
 	for (size_t i = 0; i < 2; i++) {
-		procs[i].fds0 = count_fds(procs[i].pid);
-		procs[i].rss0 = status_field(procs[i].pid, "VmRSS");
+		procs[i].fds0 = proc_fd_count(procs[i].pid);
+		procs[i].rss0 = proc_status_field(procs[i].pid, "VmRSS");
 		printf("sock_leaks: %s pid %d: %ld fds, RSS %ld KiB\n", procs[i].what,
 		       (int)procs[i].pid, procs[i].fds0, procs[i].rss0);
 	}
@@ -553,8 +513,8 @@ int main(int argc, char **argv)
 	       "with %d sockets open\n",
 	       rounds, rounds / 5, SOCKS_PER_ROUND + 1);
 	for (size_t i = 0; i < 2; i++) {
-		long fds = count_fds(procs[i].pid);
-		long rss = status_field(procs[i].pid, "VmRSS");
+		long fds = proc_fd_count(procs[i].pid);
+		long rss = proc_status_field(procs[i].pid, "VmRSS");
 
 		printf("sock_leaks: %s: fds %ld -> %ld, RSS %ld -> %ld KiB (%+ld KiB, limit +%d)\n",
 		       procs[i].what, procs[i].fds0, fds, procs[i].rss0, rss, rss - procs[i].rss0,
