@@ -48,21 +48,40 @@ static void set_result(void *uc, long value)
 #endif
 }
 
+/* Appends s to line at *n (async-signal-safe; cut at cap). */
+static void put_str(char *line, size_t cap, size_t *n, const char *s)
+{
+	while (*s && *n < cap)
+		line[(*n)++] = *s++;
+}
+
 static void on_sigsys(int sig, siginfo_t *si, void *uc)
 {
 	char line[160];
+	char num[16];
 	int nr = si->si_syscall;
 	const char *name = nr >= 0 && nr < NAMES_MAX ? syscall_names[nr] : NULL;
+	unsigned int v = nr < 0 ? 0u - (unsigned int)nr : (unsigned int)nr;
+	size_t i = sizeof(num) - 1;
+	size_t n = 0;
 	int saved = errno;
-	int n = 0;
 
 	(void)sig;
 	__atomic_add_fetch(&refusals, 1, __ATOMIC_RELAXED);
-	n = snprintf(line, sizeof(line), "swteed: core sandbox refused system call %s (%d)\n",
-		     name ? name : "?", nr);
-	if (n > 0)
-		(void)!write(STDERR_FILENO, line,
-			     (size_t)n < sizeof(line) ? (size_t)n : sizeof(line));
+	/* No stdio here: the line is put together by hand. */
+	num[i] = '\0';
+	do {
+		num[--i] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v && i > 1);
+	if (nr < 0)
+		num[--i] = '-';
+	put_str(line, sizeof(line), &n, "swteed: core sandbox refused system call ");
+	put_str(line, sizeof(line), &n, name ? name : "?");
+	put_str(line, sizeof(line), &n, " (");
+	put_str(line, sizeof(line), &n, num + i);
+	put_str(line, sizeof(line), &n, ")\n");
+	(void)!write(STDERR_FILENO, line, n);
 	set_result(uc, -EPERM);
 	errno = saved;
 }
