@@ -23,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <openssl/crypto.h>
 #include <tee_api_defines_extensions.h>
 #include <tee_client_api.h>
 
@@ -1145,6 +1146,12 @@ static void *worker_main(void *arg)
 		}
 	}
 	worker_free(w);
+	/*
+	 * OpenSSL frees this thread's state (its DRBG) here, not in a key
+	 * destructor after the return: storage_fini may already have let the
+	 * core exit, and OpenSSL's cleanup at exit deletes that key.
+	 */
+	OPENSSL_thread_stop();
 	pthread_cond_broadcast(&workers_ended);
 	pthread_mutex_unlock(&workers_lock);
 	return NULL;
