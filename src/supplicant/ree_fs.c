@@ -374,7 +374,9 @@ static int op_reserve(int fd, uint64_t off, uint32_t len)
 		if (at > (off_t)off)
 			off = (uint64_t)at;
 	}
-	/* Past the size, the rest of the block that holds the last byte is there if that byte is.
+	/*
+	 * Past the size, the rest of the block that holds the last byte is
+	 * allocated when that byte is.
 	 */
 	if (off >= size && size % blk && off < size - size % blk + blk &&
 	    lseek(fd, (off_t)(size - 1), SEEK_DATA) == (off_t)(size - 1)) {
