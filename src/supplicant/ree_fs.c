@@ -28,6 +28,10 @@
 #define FD_CACHE 32
 #define COPY_CHUNK (256u * 1024)
 #define LIST_MAX 65536
+/* Files of at least this many allocated bytes are unlinked in the background. */
+#define REAP_MIN (1u << 20)
+/* Names of files waiting to be unlinked: never a name the core uses (proto.h). */
+#define TRASH_PREFIX ".rm-"
 
 struct cached_fd {
 	char name[PROTO_FS_NAME_MAX + 1];
@@ -46,6 +50,132 @@ struct channel {
 	unsigned long tick;
 	uint8_t *bounce;
 };
+
+/*
+ * Removal of large files in the background. Unlinking a file of some hundred
+ * MiB keeps the file system busy for tens of milliseconds while it frees the
+ * blocks; a channel that waited for it would hold up the TA whose object
+ * replaced or deleted that file. So such a file is renamed at once to a
+ * trash name, which the core can neither write nor list (a leading dot),
+ * and one reaper thread unlinks it. The name the core used is free when the
+ * REMOVE returns, as before.
+ *
+ * Space a removal frees must be there before a write fails for the lack of
+ * it: an operation that fails with ENOSPC or EDQUOT waits for the reaper and
+ * runs once more (batch). Trash left by a supplicant that did not finish is
+ * queued when the next one starts (ree_fs_init); on a normal exit the
+ * reaper finishes its queue first (ree_fs_finish).
+ */
+struct trash {
+	struct trash *next;
+	char dir[PROTO_FS_DIR_LEN + 1];
+	char name[32];
+};
+
+static struct {
+	pthread_mutex_t lock;
+	pthread_cond_t cond; /* work queued, the queue drained, or stop */
+	int rootfd;	     /* the storage path; -1 before ree_fs_init */
+	struct trash *head;
+	struct trash **tail;
+	unsigned long seq;  /* for trash names */
+	unsigned long done; /* unlinks finished: what a retry after ENOSPC looks at */
+	bool busy;	    /* an unlink is under way */
+	bool started;
+	bool stop;
+	pthread_t thread;
+} reap = {
+    .lock = PTHREAD_MUTEX_INITIALIZER,
+    .cond = PTHREAD_COND_INITIALIZER,
+    .rootfd = -1,
+    .tail = &reap.head,
+};
+
+static void reap_one(const struct trash *t)
+{
+	int dirfd = openat(reap.rootfd, t->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+
+	if (dirfd < 0 || (unlinkat(dirfd, t->name, 0) && errno != ENOENT))
+		log_error("REE FS: cannot remove %s/%s: %s", t->dir, t->name, strerror(errno));
+	if (dirfd >= 0)
+		close(dirfd);
+}
+
+static void *reaper_main(void *arg)
+{
+	(void)arg;
+	pthread_mutex_lock(&reap.lock);
+	for (;;) {
+		struct trash *t = reap.head;
+
+		if (!t) {
+			pthread_cond_broadcast(&reap.cond); /* drained */
+			if (reap.stop)
+				break;
+			pthread_cond_wait(&reap.cond, &reap.lock);
+			continue;
+		}
+		reap.head = t->next;
+		if (!reap.head)
+			reap.tail = &reap.head;
+		reap.busy = true;
+		pthread_mutex_unlock(&reap.lock);
+		reap_one(t);
+		free(t);
+		pthread_mutex_lock(&reap.lock);
+		reap.busy = false;
+		reap.done++;
+	}
+	pthread_mutex_unlock(&reap.lock);
+	return NULL;
+}
+
+/* Queues dir/name (a trash name) for the reaper. 0, or -1 when there is none. */
+static int reap_queue(const char *dir, const char *name)
+{
+	struct trash *t = calloc(1, sizeof(*t));
+	int rc = -1;
+
+	pthread_mutex_lock(&reap.lock);
+	if (t && !reap.started && !reap.stop && reap.rootfd >= 0)
+		reap.started = !pthread_create(&reap.thread, NULL, reaper_main, NULL);
+	if (t && reap.started && !reap.stop) {
+		snprintf(t->dir, sizeof(t->dir), "%s", dir);
+		snprintf(t->name, sizeof(t->name), "%s", name);
+		*reap.tail = t;
+		reap.tail = &t->next;
+		pthread_cond_broadcast(&reap.cond);
+		t = NULL;
+		rc = 0;
+	}
+	pthread_mutex_unlock(&reap.lock);
+	free(t);
+	return rc;
+}
+
+/* The count of unlinks finished so far. */
+static unsigned long reap_done(void)
+{
+	unsigned long n = 0;
+
+	pthread_mutex_lock(&reap.lock);
+	n = reap.done;
+	pthread_mutex_unlock(&reap.lock);
+	return n;
+}
+
+/* Waits until every queued removal is done; the count of those finished. */
+static unsigned long reap_drain(void)
+{
+	unsigned long n = 0;
+
+	pthread_mutex_lock(&reap.lock);
+	while (reap.started && (reap.head || reap.busy))
+		pthread_cond_wait(&reap.cond, &reap.lock);
+	n = reap.done;
+	pthread_mutex_unlock(&reap.lock);
+	return n;
+}
 
 static bool dir_ok(const char *d)
 {
@@ -394,6 +524,29 @@ static int op_reserve(int fd, uint64_t off, uint32_t len)
 	return r;
 }
 
+/* Removes name from the channel's directory: large files in the background. */
+static int op_remove(struct channel *ch, const char *name)
+{
+	char trash[32];
+	struct stat st;
+
+	fd_cache_drop(ch, name);
+	if (!fstatat(ch->dirfd, name, &st, AT_SYMLINK_NOFOLLOW) && S_ISREG(st.st_mode) &&
+	    (uint64_t)st.st_blocks * 512 >= REAP_MIN) {
+		pthread_mutex_lock(&reap.lock);
+		snprintf(trash, sizeof(trash), TRASH_PREFIX "%ld-%lu", (long)getpid(), ++reap.seq);
+		pthread_mutex_unlock(&reap.lock);
+		if (!renameat(ch->dirfd, name, ch->dirfd, trash)) {
+			if (!reap_queue(ch->dir, trash))
+				return 0;
+			name = trash; /* no reaper: unlinked here */
+		}
+	}
+	if (unlinkat(ch->dirfd, name, 0) && errno != ENOENT)
+		return -1;
+	return 0;
+}
+
 /* Runs one op; -1 with errno set when it fails. */
 static int run_op(struct channel *ch, uint32_t op, struct buf_reader *r, uint32_t *count)
 {
@@ -441,10 +594,7 @@ static int run_op(struct channel *ch, uint32_t op, struct buf_reader *r, uint32_
 	case FS_OP_REMOVE:
 		if (!get_name(r, name))
 			break;
-		fd_cache_drop(ch, name);
-		if (unlinkat(ch->dirfd, name, 0) && errno != ENOENT)
-			return -1;
-		return 0;
+		return op_remove(ch, name);
 	case FS_OP_SYNCDIR:
 		return fsync(ch->dirfd);
 	case FS_OP_MKDIR:
@@ -512,12 +662,23 @@ static void batch(struct channel *ch, const uint8_t *in, size_t n)
 	}
 	for (i = 0; i < nops; i++) {
 		uint32_t op = 0;
+		struct buf_reader args;
+		unsigned long gen = 0;
+		int rc = 0;
 
 		if (!buf_get_u32(&r, &op)) {
 			res = FS_RES_INVAL;
 			break;
 		}
-		if (run_op(ch, op, &r, &counts[i])) {
+		args = r;
+		gen = reap_done();
+		rc = run_op(ch, op, &r, &counts[i]);
+		/* The space of files still being removed, then once more. */
+		if (rc && (errno == ENOSPC || errno == EDQUOT) && reap_drain() != gen) {
+			r = args;
+			rc = run_op(ch, op, &r, &counts[i]);
+		}
+		if (rc) {
 			res = errno == EINVAL ? FS_RES_INVAL : errno_res(errno);
 			if (res != FS_RES_NOENT)
 				log_error("REE FS: %s/...: operation %u failed: %s", dir, op,
@@ -614,4 +775,57 @@ fail:
 	if (win_fd >= 0)
 		close(win_fd);
 	return -1;
+}
+
+/* Queues the trash in one directory of the storage path. */
+static void trash_collect(const char *dir)
+{
+	int fd = openat(reap.rootfd, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	struct dirent *e = NULL;
+
+	if (!d && fd >= 0)
+		close(fd);
+	while (d && (e = readdir(d)))
+		if (!strncmp(e->d_name, TRASH_PREFIX, strlen(TRASH_PREFIX)) &&
+		    strlen(e->d_name) < sizeof(((struct trash *)0)->name))
+			reap_queue(dir, e->d_name);
+	if (d)
+		closedir(d);
+}
+
+void ree_fs_init(const char *root)
+{
+	int fd = -1;
+	DIR *d = NULL;
+	struct dirent *e = NULL;
+
+	reap.rootfd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	fd = reap.rootfd >= 0 ? dup(reap.rootfd) : -1;
+	d = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!d && fd >= 0)
+		close(fd);
+	while (d && (e = readdir(d)))
+		if (strlen(e->d_name) == PROTO_FS_DIR_LEN && dir_ok(e->d_name))
+			trash_collect(e->d_name);
+	if (d)
+		closedir(d);
+}
+
+void ree_fs_finish(void)
+{
+	int fd = -1;
+
+	pthread_mutex_lock(&reap.lock);
+	reap.stop = true;
+	pthread_cond_broadcast(&reap.cond);
+	pthread_mutex_unlock(&reap.lock);
+	if (reap.started)
+		pthread_join(reap.thread, NULL);
+	pthread_mutex_lock(&reap.lock);
+	fd = reap.rootfd;
+	reap.rootfd = -1;
+	pthread_mutex_unlock(&reap.lock);
+	if (fd >= 0)
+		close(fd);
 }

@@ -14,4 +14,14 @@
  */
 int ree_fs_serve_channel(const char *root, int sock, int win_fd);
 
+/*
+ * Large files are removed in the background (ree_fs.c). ree_fs_init, before
+ * the first channel and after any fork, opens root (the storage path) for
+ * that and queues the trash a supplicant that did not finish left there;
+ * without it, channels remove every file themselves. ree_fs_finish waits
+ * until the queue is done.
+ */
+void ree_fs_init(const char *root);
+void ree_fs_finish(void);
+
 #endif

@@ -231,6 +231,7 @@ int main(int argc, char **argv)
 	int ready_fd = -1;
 	int level = LOG_LVL_INFO;
 	int opt = 0;
+	int rc = 0;
 
 	log_init("tee-supplicant", level);
 	while ((opt = getopt_long(argc, argv, "hdf:l:t:p:r:v", opts, NULL)) != -1) {
@@ -314,5 +315,9 @@ int main(int argc, char **argv)
 			log_error("cannot signal readiness");
 		close(ready_fd);
 	}
-	return supplicant_exit(&s, serve(&s));
+	if (s.fs_path)
+		ree_fs_init(s.fs_path);
+	rc = serve(&s);
+	ree_fs_finish();
+	return supplicant_exit(&s, rc);
 }

@@ -16,7 +16,9 @@
  * Each TEE sample is one invoke in which the TA does the whole object
  * (TA_STORAGE_CMD_BENCH), as OP-TEE's storage benchmark does; figures are
  * per chunk, or per MiB for write_1m_chunks. Each block of samples opens a
- * session of its own (a new TA instance), like the invoke baseline's.
+ * session of its own (a new TA instance), like the invoke baseline's. A
+ * write sample makes a new object, as the baseline's a new file: the old
+ * one is removed first, untimed, on both sides.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -40,6 +42,8 @@
 #define TARGET_SMALL 2.0
 #define TARGET_READ 2.0
 #define TARGET_BIG 1.5
+/* How long the 256 MiB cases let the disk settle before each sample (storage_arg). */
+#define SETTLE_US 300000u
 
 struct storage_arg {
 	TEEC_Context *teec; /* TEE side: a session of its own for each block */
@@ -48,7 +52,13 @@ struct storage_arg {
 	uint32_t chunk;
 	char path[4096]; /* the raw side's file */
 	uint8_t *buf;
-	bool rewrite; /* raw side: the file exists, written over in place */
+	/*
+	 * A pause before each sample, after the old file or object went: the
+	 * disk is then done with what that freed (the file system may discard
+	 * the blocks, and the supplicant unlinks large files in the background)
+	 * and the sample times only its own writes.
+	 */
+	unsigned int settle_us;
 };
 
 static TEEC_Result bench_op(TEEC_Session *sess, uint32_t op, uint32_t size, uint32_t chunk)
@@ -86,9 +96,19 @@ static int tee_loop(void *arg, size_t n, struct bench_samples *s)
 		return -1;
 	}
 	for (size_t i = 0; i < n && !res; i++) {
-		double t0 = bench_now_us();
+		double t0 = 0;
 
-		res = bench_op(&sess, a->op, a->size, a->chunk);
+		/* A write makes a new object, as the baseline a new file: the old goes first. */
+		if (a->op == TA_STORAGE_BENCH_WRITE) {
+			res = bench_op(&sess, TA_STORAGE_BENCH_DELETE, 0, a->chunk);
+			if (res == TEEC_ERROR_ITEM_NOT_FOUND)
+				res = TEEC_SUCCESS;
+		}
+		if (a->settle_us)
+			usleep(a->settle_us);
+		t0 = bench_now_us();
+		if (!res)
+			res = bench_op(&sess, a->op, a->size, a->chunk);
 		if (res)
 			fprintf(stderr, "swtee bench: storage TA: TEEC error 0x%08x\n", res);
 		else
@@ -105,12 +125,20 @@ static int raw_loop(void *arg, size_t n, struct bench_samples *s)
 	double per = a->size / (double)a->chunk;
 
 	for (size_t i = 0; i < n; i++) {
-		int fd =
-		    open(a->path, O_RDWR | O_CREAT | O_CLOEXEC | (a->rewrite ? 0 : O_TRUNC), 0600);
 		double t0 = 0;
-		bool ok = fd >= 0;
+		int fd = -1;
+		bool ok = false;
 
+		/* A new file each time, its creation timed, as the TEE side's new object. */
+		if (unlink(a->path) && errno != ENOENT) {
+			fprintf(stderr, "swtee bench: %s: %s\n", a->path, strerror(errno));
+			return -1;
+		}
+		if (a->settle_us)
+			usleep(a->settle_us);
 		t0 = bench_now_us();
+		fd = open(a->path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+		ok = fd >= 0;
 		for (uint32_t off = 0; ok && off < a->size; off += a->chunk) {
 			ok = pwrite(fd, a->buf, a->chunk, off) == (ssize_t)a->chunk &&
 			     !fdatasync(fd);
@@ -242,6 +270,7 @@ static int bench_storage_run(struct bench_ctx *ctx)
 	tee->size = raw->size = quick ? BIG_SIZE / 8 : BIG_SIZE;
 	tee->chunk = raw->chunk = BIG_CHUNK;
 	tee->op = TA_STORAGE_BENCH_WRITE;
+	tee->settle_us = raw->settle_us = SETTLE_US;
 	peak_rss_kib(core, true);
 	if (storage_case(ctx, "write_1m_chunks", tee, raw_loop, raw, "pwrite_fdatasync_1m",
 			 quick ? 2 : 3, TARGET_BIG))

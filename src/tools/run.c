@@ -24,6 +24,8 @@
 
 #define MAX_TA_PATHS 16
 #define READY_TIMEOUT_MS 15000
+/* How long the supplicant may take to end on its own once the core is gone. */
+#define SUPP_GRACE_MS 5000
 #define READY_SLICE_MS 50
 
 struct run_opts {
@@ -159,10 +161,11 @@ static int wait_ready(pid_t pid, int rfd, const char *what)
 }
 
 /*
- * Stops a TEE process. Returns 0 when it ended cleanly; otherwise says how
- * it ended (a crash or a sanitizer report in the TEE fails the run).
+ * Stops a TEE process: after grace_ms for it to end on its own, SIGTERM.
+ * Returns 0 when it ended cleanly; otherwise says how it ended (a crash or
+ * a sanitizer report in the TEE fails the run).
  */
-static int stop(pid_t pid, const char *what)
+static int stop(pid_t pid, const char *what, int grace_ms)
 {
 	int status = 0;
 	pid_t r = 0;
@@ -170,8 +173,14 @@ static int stop(pid_t pid, const char *what)
 
 	if (pid <= 0)
 		return 0;
-	/* Already gone? Then it ended on its own, during the run. */
+	/* Already gone? Then it ended on its own, during the run or the grace. */
 	r = waitpid(pid, &status, WNOHANG);
+	for (int i = 0; i < grace_ms / 20 && r == 0; i++) {
+		struct timespec ts = {.tv_nsec = 20 * 1000 * 1000};
+
+		nanosleep(&ts, NULL);
+		r = waitpid(pid, &status, WNOHANG);
+	}
 	if (r == 0) {
 		asked = true;
 		kill(pid, SIGTERM);
@@ -546,12 +555,15 @@ out:
 	if (pfd[1] >= 0)
 		close(pfd[1]);
 	/* The TPM bridge first, so that it shuts the TPM down in order. */
-	if (stop(tpm, "swtee-tpm") && rc == 0)
+	if (stop(tpm, "swtee-tpm", 0) && rc == 0)
 		rc = 1;
-	/* The core first: the supplicant then ends on its own. */
-	if (stop(core, "swteed") && rc == 0)
+	/*
+	 * The core first: the supplicant then ends on its own, once the files
+	 * it removes in the background are gone (ree_fs.c).
+	 */
+	if (stop(core, "swteed", 0) && rc == 0)
 		rc = 1;
-	if (stop(supp, "tee-supplicant") && rc == 0)
+	if (stop(supp, "tee-supplicant", SUPP_GRACE_MS) && rc == 0)
 		rc = 1;
 	remove_rundir(rundir);
 	return rc;

@@ -467,11 +467,11 @@ static int client_main(int argc, char **argv)
 	const char *path2 = argc > 4 ? argv[4] : NULL;
 	int rc = 2;
 
-	buf = malloc(ST_MODEL_OBJ_MAX);
-	if (!buf || !path || st_init()) {
-		fprintf(stderr, "%s: cannot open a session to the storage TA\n", st_who);
+	if (!path)
+		return 2;
+	buf = st_model_begin();
+	if (!buf)
 		return 1;
-	}
 	if (!strcmp(mode, "fill"))
 		rc = c_fill(path);
 	else if (!strcmp(mode, "verify"))
@@ -484,8 +484,7 @@ static int client_main(int argc, char **argv)
 		rc = c_secure2(path, path2);
 	else if (!strcmp(mode, "secure3") && path2)
 		rc = c_secure3(path, path2);
-	st_fini();
-	free(buf);
+	st_model_end(buf);
 	return rc;
 }
 

@@ -154,11 +154,9 @@ static int client_main(int argc, char **argv)
 	const char *path = argc > 3 ? argv[3] : "";
 	int rc = 2;
 
-	buf = malloc(ST_MODEL_OBJ_MAX);
-	if (!buf || st_init()) {
-		fprintf(stderr, "%s: cannot open a session to the storage TA\n", st_who);
+	buf = st_model_begin();
+	if (!buf)
 		return 1;
-	}
 	if (!strcmp(mode, "make"))
 		rc = c_make(path);
 	else if (!strcmp(mode, "readonly"))
@@ -169,8 +167,7 @@ static int client_main(int argc, char **argv)
 		rc = st_model_verify(path, NOT_AS_THEY_WERE);
 	else if (!strcmp(mode, "nohuk"))
 		rc = c_nohuk();
-	st_fini();
-	free(buf);
+	st_model_end(buf);
 	return rc;
 }
 

@@ -208,3 +208,21 @@ int st_model_verify(const char *path, const char *differ)
 	st_model_expect(&m, "after a restart", differ);
 	return st_failures ? 1 : 0;
 }
+
+uint8_t *st_model_begin(void)
+{
+	uint8_t *buf = malloc(ST_MODEL_OBJ_MAX);
+
+	if (!buf || st_init()) {
+		fprintf(stderr, "%s: cannot open a session to the storage TA\n", st_who);
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+void st_model_end(uint8_t *buf)
+{
+	st_fini();
+	free(buf);
+}

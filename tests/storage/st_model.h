@@ -85,5 +85,13 @@ int st_model_finish(const struct st_model *m, const char *path);
  * (st_model_expect). The client's exit status, as st_model_finish's.
  */
 int st_model_verify(const char *path, const char *differ);
+/*
+ * The start of a driver's client run: a buffer of ST_MODEL_OBJ_MAX bytes
+ * and the session to the storage TA (st_init). NULL, with a line that says
+ * so, when either cannot be had.
+ */
+uint8_t *st_model_begin(void);
+/* The end of it: the session closed, buf freed. */
+void st_model_end(uint8_t *buf);
 
 #endif

@@ -1,4 +1,6 @@
 /* What every storage test driver does alike (st_util.h). */
+#include <dirent.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,4 +59,26 @@ const char *st_arg(int argc, char **argv, const char *name)
 		if (!strcmp(argv[i], name))
 			value = argv[i + 1];
 	return value;
+}
+
+void st_store_dir(const char *state, char *out, size_t n)
+{
+	char ree[4096];
+	DIR *d = NULL;
+	struct dirent *e = NULL;
+	int found = 0;
+
+	st_pathf(ree, sizeof(ree), "%s/ree", state);
+	d = opendir(ree);
+	if (!d)
+		st_die("cannot open %s: %s", ree, strerror(errno));
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		st_pathf(out, n, "%s/%s", ree, e->d_name);
+		found++;
+	}
+	closedir(d);
+	if (found != 1)
+		st_die("%d stores in %s, expected 1", found, ree);
 }

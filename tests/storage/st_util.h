@@ -20,6 +20,12 @@ void st_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void st_die(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 /* snprintf into out[n] that refuses to cut a path short: st_die when it would. */
 void st_pathf(char *out, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/*
+ * The directory of the one store under STATE/ree into out[n] (st_die
+ * unless there is exactly one); its name, the TA's directory name, is the
+ * part after the last '/'.
+ */
+void st_store_dir(const char *state, char *out, size_t n);
 /* The value of the last "NAME VALUE" pair of argv (the pairs from argv[1] on), or NULL. */
 const char *st_arg(int argc, char **argv, const char *name);
 

@@ -249,25 +249,8 @@ static void run_killed(const char *state)
 /* The TA store's REE dir and RPMB slot in a state dir. */
 static void store_paths(const char *state, char *ree, char *rpmb)
 {
-	char d[4096];
-	DIR *dir = NULL;
-	struct dirent *e = NULL;
-	int n = 0;
-
-	st_pathf(d, sizeof(d), "%s/ree", state);
-	dir = opendir(d);
-	if (!dir)
-		st_die("no %s", d);
-	while ((e = readdir(dir))) {
-		if (e->d_name[0] == '.')
-			continue;
-		st_pathf(ree, 4096, "%s/%s", d, e->d_name);
-		st_pathf(rpmb, 4096, "%s/secure/rpmb/%s", state, e->d_name);
-		n++;
-	}
-	closedir(dir);
-	if (n != 1)
-		st_die("%d stores in %s, expected 1", n, d);
+	st_store_dir(state, ree, 4096);
+	st_pathf(rpmb, 4096, "%s/secure/rpmb/%s", state, strrchr(ree, '/') + 1);
 }
 
 /*
