@@ -307,20 +307,35 @@ static void drun_queue(struct txn *t)
 }
 
 /* Runs what is queued in t->b; a failure here leaves no committed trace. */
+/* What a failed batch of the transaction means for it: a file it needs is gone. */
+static TEE_Result settle_error(TEE_Result res)
+{
+	return res == TEE_ERROR_ITEM_NOT_FOUND ? TEE_ERROR_STORAGE_NOT_AVAILABLE : res;
+}
+
 static void txn_run(struct txn *t)
 {
-	TEE_Result res = TEE_SUCCESS;
+	drun_queue(t);
+	if (t->b.nops)
+		txn_fail(t, settle_error(fsb_run(&t->b)));
+	t->direct_staged = 0;
+	t->direct_sent = 0;
+}
+
+/* txn_run without waiting: a later settle reads the reply. Whether a batch went. */
+static bool txn_send(struct txn *t)
+{
+	bool sent = false;
 
 	drun_queue(t);
-	if (t->b.nops) {
-		res = fsb_run(&t->b);
-		if (res)
-			txn_fail(t, res == TEE_ERROR_ITEM_NOT_FOUND
-					? TEE_ERROR_STORAGE_NOT_AVAILABLE
-					: res);
+	if (!t->err && t->b.nops) {
+		sent = !fsb_send(&t->b, NULL);
+		if (!sent)
+			txn_fail(t, TEE_ERROR_STORAGE_NOT_AVAILABLE);
 	}
 	t->direct_staged = 0;
 	t->direct_sent = 0;
+	return sent;
 }
 
 /* Sends the REE bulk staged in the window. */
@@ -1011,18 +1026,24 @@ static TEE_Result commit_log(struct txn *t, const uint8_t head[RHDR_LEN], const 
 	 * disk fails them while nothing counts yet; only their sync overlaps.
 	 */
 	reserve_images(t);
-	if (overlap)
-		txn_run(t);
-	sync_direct(t);
 	if (overlap) {
 		/*
 		 * The record lists the blocks written in place (META_DIRECT):
 		 * their sync runs while the record's does, and recovery drops a
 		 * last record whose blocks did not all land (direct_landed).
+		 * The last writes and the syncs go as two batches at once, so
+		 * that the supplicant starts the syncs as soon as the writes are
+		 * done; only the writes are waited for here.
 		 */
-		if (!t->err && t->b.nops && fsb_send(&t->b, NULL))
-			txn_fail(t, TEE_ERROR_STORAGE_NOT_AVAILABLE);
+		bool syncs = false;
+
+		txn_send(t);
+		sync_direct(t);
+		syncs = txn_send(t);
+		if (!t->err)
+			txn_fail(t, settle_error(reefs_settle_keep(s->fs, syncs ? 1 : 0)));
 	} else {
+		sync_direct(t);
 		txn_run(t);
 	}
 	if (t->err) {

@@ -276,11 +276,12 @@ static TEE_Result send_batch(struct fsb *b)
 	return TEE_SUCCESS;
 }
 
-TEE_Result reefs_settle(struct reefs *fs)
+TEE_Result reefs_settle_keep(struct reefs *fs, uint32_t keep)
 {
 	TEE_Result first = TEE_SUCCESS;
+	uint32_t n = fs->inflight > keep ? fs->inflight - keep : 0;
 
-	for (uint32_t i = 0; i < fs->inflight; i++) {
+	for (uint32_t i = 0; i < n; i++) {
 		struct store *s = fs->inflight_store[i];
 		uint32_t ran = 0;
 		uint32_t fs_res = 0;
@@ -289,7 +290,11 @@ TEE_Result reefs_settle(struct reefs *fs)
 			       : recv_reply(fs, fs->inflight_nops[i], NULL, NULL, &ran, &fs_res);
 
 		if (s) {
-			if (s->post == fs)
+			bool later = false; /* a batch kept applies this store too */
+
+			for (uint32_t j = n; j < fs->inflight; j++)
+				later |= fs->inflight_store[j] == s;
+			if (s->post == fs && !later)
 				s->post = NULL;
 			/* Its record is durable: the store in memory no longer matches the files.
 			 */
@@ -300,8 +305,18 @@ TEE_Result reefs_settle(struct reefs *fs)
 		if (res && !first)
 			first = res;
 	}
-	fs->inflight = 0;
+	/* The batches kept wait for a later settle, in order. */
+	for (uint32_t i = n; i < fs->inflight; i++) {
+		fs->inflight_nops[i - n] = fs->inflight_nops[i];
+		fs->inflight_store[i - n] = fs->inflight_store[i];
+	}
+	fs->inflight -= n;
 	return first;
+}
+
+TEE_Result reefs_settle(struct reefs *fs)
+{
+	return reefs_settle_keep(fs, 0);
 }
 
 TEE_Result fsb_send(struct fsb *b, struct store *owner)

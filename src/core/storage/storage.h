@@ -222,6 +222,8 @@ TEE_Result fsb_run(struct fsb *b);
 TEE_Result fsb_send(struct fsb *b, struct store *owner);
 /* Reads the replies of all batches sent ahead; the first failure, if any. */
 TEE_Result reefs_settle(struct reefs *fs);
+/* The same for all but the last keep of them, which stay in flight. */
+TEE_Result reefs_settle_keep(struct reefs *fs, uint32_t keep);
 
 /* ---- the store ---- */
 
