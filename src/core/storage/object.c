@@ -258,6 +258,7 @@ TEE_Result obj_read(struct store *s, struct stor_entry *e, uint64_t pos, uint8_t
 /* Sealed blocks on their way to a transaction's journal images, in contiguous runs. */
 struct run {
 	uint8_t *buf;
+	size_t cap; /* bytes at buf: at most RUN_MAX */
 	uint64_t first;
 	uint32_t len;
 	uint64_t next; /* the block the run can take next */
@@ -274,7 +275,7 @@ static void run_flush(struct txn *t, struct run *r, const uint8_t fid[STOR_FID])
 static void run_add(struct txn *t, struct run *r, const uint8_t fid[STOR_FID], uint64_t b,
 		    const uint8_t *ct, uint32_t len)
 {
-	if (r->len && (b != r->next || r->len + STOR_BLOCK > RUN_MAX))
+	if (r->len && (b != r->next || r->len + STOR_BLOCK > r->cap))
 		run_flush(t, r, fid);
 	if (!r->len)
 		r->first = b;
@@ -342,15 +343,23 @@ static TEE_Result seal_blocks(struct seal_ctx *c, const uint64_t *blocks, size_t
 	uint8_t *ct = malloc(STOR_BLOCK);
 	uint8_t *dst = NULL;
 	struct map_ent *ents = calloc(nb ? nb : 1, sizeof(*ents));
-	struct run r = {.buf = malloc(RUN_MAX)};
 	uint8_t *ivs = malloc((nb ? nb : 1) * STOR_IV);
 	uint64_t old_n = c->e ? map_blocks(c->e->size) : 0;
 	uint64_t hw = c->e && c->e->hw > old_n ? c->e->hw : old_n;
+	/*
+	 * Blocks not written in place are gathered into runs of images. None
+	 * are when the first block is past the high-water mark of a write in
+	 * place; blocks[] ascends.
+	 */
+	bool runs = !c->direct || (nb && blocks[0] < hw);
+	struct run r = {.cap = nb && nb < RUN_MAX / STOR_BLOCK ? nb * STOR_BLOCK : RUN_MAX};
 	/* Writing in place to a file the directory may not hold for good: sync it too. */
 	bool new_file = !c->e || !c->e->dir_synced;
 	TEE_Result res = TEE_SUCCESS;
 
-	if (!plain || !ct || !ents || !r.buf || !ivs) {
+	if (runs)
+		r.buf = malloc(r.cap);
+	if (!plain || !ct || !ents || (runs && !r.buf) || !ivs) {
 		res = TEE_ERROR_OUT_OF_MEMORY;
 		goto out;
 	}
