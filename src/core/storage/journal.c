@@ -306,13 +306,13 @@ static void drun_queue(struct txn *t)
 	t->drun_len = 0;
 }
 
-/* Runs what is queued in t->b; a failure here leaves no committed trace. */
 /* What a failed batch of the transaction means for it: a file it needs is gone. */
 static TEE_Result settle_error(TEE_Result res)
 {
 	return res == TEE_ERROR_ITEM_NOT_FOUND ? TEE_ERROR_STORAGE_NOT_AVAILABLE : res;
 }
 
+/* Runs what is queued in t->b; a failure here leaves no committed trace. */
 static void txn_run(struct txn *t)
 {
 	drun_queue(t);

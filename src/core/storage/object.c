@@ -272,9 +272,16 @@ static void run_flush(struct txn *t, struct run *r, const uint8_t fid[STOR_FID])
 	r->len = 0;
 }
 
-static void run_add(struct txn *t, struct run *r, const uint8_t fid[STOR_FID], uint64_t b,
-		    const uint8_t *ct, uint32_t len)
+/* Adds a sealed block to the run; -1 when its buffer cannot be had. */
+static int run_add(struct txn *t, struct run *r, const uint8_t fid[STOR_FID], uint64_t b,
+		   const uint8_t *ct, uint32_t len)
 {
+	/* Taken at the first block: a change whose blocks all go in place needs none. */
+	if (!r->buf) {
+		r->buf = malloc(r->cap);
+		if (!r->buf)
+			return -1;
+	}
 	if (r->len && (b != r->next || r->len + STOR_BLOCK > r->cap))
 		run_flush(t, r, fid);
 	if (!r->len)
@@ -285,6 +292,7 @@ static void run_add(struct txn *t, struct run *r, const uint8_t fid[STOR_FID], u
 	/* A short block ends the file: nothing can follow it in the run. */
 	if (len < STOR_BLOCK)
 		run_flush(t, r, fid);
+	return 0;
 }
 
 /*
@@ -346,20 +354,13 @@ static TEE_Result seal_blocks(struct seal_ctx *c, const uint64_t *blocks, size_t
 	uint8_t *ivs = malloc((nb ? nb : 1) * STOR_IV);
 	uint64_t old_n = c->e ? map_blocks(c->e->size) : 0;
 	uint64_t hw = c->e && c->e->hw > old_n ? c->e->hw : old_n;
-	/*
-	 * Blocks not written in place are gathered into runs of images. None
-	 * are when the first block is past the high-water mark of a write in
-	 * place; blocks[] ascends.
-	 */
-	bool runs = !c->direct || (nb && blocks[0] < hw);
+	/* Sized to the change; taken by the first block that is not written in place. */
 	struct run r = {.cap = nb && nb < RUN_MAX / STOR_BLOCK ? nb * STOR_BLOCK : RUN_MAX};
 	/* Writing in place to a file the directory may not hold for good: sync it too. */
 	bool new_file = !c->e || !c->e->dir_synced;
 	TEE_Result res = TEE_SUCCESS;
 
-	if (runs)
-		r.buf = malloc(r.cap);
-	if (!plain || !ct || !ents || (runs && !r.buf) || !ivs) {
+	if (!plain || !ct || !ents || !ivs) {
 		res = TEE_ERROR_OUT_OF_MEMORY;
 		goto out;
 	}
@@ -408,10 +409,12 @@ static TEE_Result seal_blocks(struct seal_ctx *c, const uint64_t *blocks, size_t
 			res = TEE_ERROR_GENERIC;
 			goto out;
 		}
-		if (dst == ct)
-			run_add(c->t, &r, c->w->fid, b, ct, len);
-		else
+		if (dst != ct) {
 			txn_direct_ent(c->t, c->w->fid, b, ents[i].iv, ents[i].tag);
+		} else if (run_add(c->t, &r, c->w->fid, b, ct, len)) {
+			res = TEE_ERROR_OUT_OF_MEMORY;
+			goto out;
+		}
 		if (i + 1 == nb && c->e && c->e->open && len) {
 			memcpy(c->e->open->pend, plain, len);
 			c->e->open->pend_block = b;
