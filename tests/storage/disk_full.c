@@ -18,8 +18,14 @@
  *   create fails with TEE_ERROR_STORAGE_NO_SPACE, nothing is left of the
  *   slot, the first TA is not affected; once the file is gone the second
  *   TA's storage works, and both survive a restart.
+ * - the REE storage dir of a third state dir (3 MiB), full with a 1 MiB
+ *   object among the others: that object is deleted and one of nearly its
+ *   size created at once, while the supplicant still unlinks the deleted
+ *   file in the background (the preload given with --slow-unlink holds
+ *   that unlink for half a second). The create must work: a write that
+ *   finds the disk full waits for the removals under way (ree_fs.c).
  *
- * usage: storage-disk-full --swtee PATH --state DIR
+ * usage: storage-disk-full --swtee PATH --state DIR [--slow-unlink LIB]
  */
 #include <dirent.h>
 #include <errno.h>
@@ -460,6 +466,37 @@ static int c_secure3(const char *path, const char *path2)
 	return st_failures ? 1 : 0;
 }
 
+/* A full disk with a 1 MiB object among the others. */
+static int c_reapfill(const char *path)
+{
+	static struct st_model m;
+
+	if (st_model_add(&m, "big", 50000, ST_MODEL_OBJ_MAX, buf))
+		st_fail("cannot create an object of 1 MiB on an empty disk");
+	fill(&m, "rf", 51000);
+	tally("creates until full");
+	check(&m, "after the fill");
+	return st_model_finish(&m, path);
+}
+
+/* The 1 MiB object deleted, and one of nearly its size created in its space at once. */
+static int c_reapswap(const char *path)
+{
+	static struct st_model m;
+	TEEC_Result res = TEEC_SUCCESS;
+
+	if (st_model_resume(&m, path))
+		return 1;
+	if (!free_one(&m, "big"))
+		return 1;
+	res = st_model_add(&m, "big2", 52000, ST_MODEL_OBJ_MAX - 65536, buf);
+	if (res)
+		st_fail("a create into the space of an object just deleted: 0x%08x (origin %u)",
+			res, st_origin());
+	check(&m, "after a delete and a create in its space");
+	return st_model_finish(&m, path);
+}
+
 static int client_main(int argc, char **argv)
 {
 	const char *mode = argc > 2 ? argv[2] : "";
@@ -484,6 +521,10 @@ static int client_main(int argc, char **argv)
 		rc = c_secure2(path, path2);
 	else if (!strcmp(mode, "secure3") && path2)
 		rc = c_secure3(path, path2);
+	else if (!strcmp(mode, "reapfill"))
+		rc = c_reapfill(path);
+	else if (!strcmp(mode, "reapswap"))
+		rc = c_reapswap(path);
 	st_model_end(buf);
 	return rc;
 }
@@ -519,18 +560,32 @@ static int tmpfs_on(const char *dir, unsigned long kib)
 	return -1;
 }
 
-static int run_ree(const char *swtee, const char *top)
-{
+/* The paths of one state dir of the test under top: TOP/NAME and beside it. */
+struct run_paths {
 	char state[4096];
 	char ree[4200];
 	char log[4200];
 	char model[4200];
+};
 
-	snprintf(state, sizeof(state), "%s/ree-full", top);
-	snprintf(ree, sizeof(ree), "%s/ree", state);
-	snprintf(log, sizeof(log), "%s/ree-full.log", top);
-	snprintf(model, sizeof(model), "%s/ree-full.model", top);
-	if (tmpfs_on(ree, REE_KIB))
+/* p for name, with a tmpfs of REE_KIB on its REE dir. 0, or NS_SKIP. */
+static int ree_tmpfs(struct run_paths *p, const char *top, const char *name)
+{
+	st_pathf(p->state, sizeof(p->state), "%s/%s", top, name);
+	st_pathf(p->ree, sizeof(p->ree), "%s/ree", p->state);
+	st_pathf(p->log, sizeof(p->log), "%s/%s.log", top, name);
+	st_pathf(p->model, sizeof(p->model), "%s/%s.model", top, name);
+	return tmpfs_on(p->ree, REE_KIB) ? NS_SKIP : 0;
+}
+
+static int run_ree(const char *swtee, const char *top)
+{
+	static struct run_paths p;
+	const char *state = p.state;
+	const char *log = p.log;
+	const char *model = p.model;
+
+	if (ree_tmpfs(&p, top, "ree-full"))
 		return NS_SKIP;
 	{
 		const char *const fill_args[] = {"fill", model, NULL};
@@ -546,6 +601,42 @@ static int run_ree(const char *swtee, const char *top)
 				 verify_args))
 			return 1;
 	}
+	return 0;
+}
+
+/*
+ * The space of a large file the supplicant still unlinks in the background.
+ * The step in the middle runs with lib preloaded (LD_PRELOAD): it holds the
+ * unlink of trash names for half a second.
+ */
+static int run_reap(const char *swtee, const char *top, const char *lib)
+{
+	static struct run_paths p;
+	const char *state = p.state;
+	const char *log = p.log;
+	char asan[4096];
+	const char *const fill_args[] = {"reapfill", p.model, NULL};
+	const char *const swap_args[] = {"reapswap", p.model, NULL};
+	const char *const verify_args[] = {"verify", p.model, NULL};
+	bool ok = false;
+
+	if (ree_tmpfs(&p, top, "reap-full"))
+		return NS_SKIP;
+	if (!st_run_step(swtee, state, log, "removal under way: full, with 1 MiB to delete",
+			 fill_args))
+		return 1;
+	/* A sanitizer runtime wants to come first; the preload is only a shim. */
+	st_pathf(asan, sizeof(asan), "%s%sverify_asan_link_order=0",
+		 getenv("ASAN_OPTIONS") ? getenv("ASAN_OPTIONS") : "",
+		 getenv("ASAN_OPTIONS") ? ":" : "");
+	if (setenv("LD_PRELOAD", lib, 1) || setenv("ASAN_OPTIONS", asan, 1))
+		st_die("cannot set the environment for the preload");
+	ok = st_run_step(swtee, state, log,
+			 "removal under way: a delete, and a create in its space", swap_args);
+	unsetenv("LD_PRELOAD");
+	if (!ok ||
+	    !st_run_step(swtee, state, log, "removal under way: after a restart", verify_args))
+		return 1;
 	return 0;
 }
 
@@ -590,11 +681,13 @@ int main(int argc, char **argv)
 {
 	const char *swtee = NULL;
 	const char *top = NULL;
+	const char *slow_unlink = NULL;
 	int rc = 0;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (argc > 1 && !strcmp(argv[1], "--client"))
 		return client_main(argc, argv);
+	slow_unlink = st_arg(argc, argv, "--slow-unlink");
 	rc = ns_start(argc, argv, &swtee, &top);
 	if (rc)
 		return rc;
@@ -604,6 +697,8 @@ int main(int argc, char **argv)
 	rc = run_ree(swtee, top);
 	if (!rc)
 		rc = run_secure(swtee, top);
+	if (!rc && slow_unlink)
+		rc = run_reap(swtee, top, slow_unlink);
 	free(buf);
 	if (!rc)
 		printf("%s: passed\n", st_who);
