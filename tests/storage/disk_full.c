@@ -499,34 +499,14 @@ static int c_reapswap(const char *path)
 
 static int client_main(int argc, char **argv)
 {
-	const char *mode = argc > 2 ? argv[2] : "";
-	const char *path = argc > 3 ? argv[3] : NULL;
-	const char *path2 = argc > 4 ? argv[4] : NULL;
-	int rc = 2;
+	static const struct st_mode modes[] = {
+	    {.name = "fill", .run = c_fill},	     {.name = "cycle", .run = c_cycle},
+	    {.name = "secure1", .run = c_secure1},   {.name = "secure2", .run2 = c_secure2},
+	    {.name = "secure3", .run2 = c_secure3},  {.name = "reapfill", .run = c_reapfill},
+	    {.name = "reapswap", .run = c_reapswap}, {.name = NULL},
+	};
 
-	if (!path)
-		return 2;
-	buf = st_model_begin();
-	if (!buf)
-		return 1;
-	if (!strcmp(mode, "fill"))
-		rc = c_fill(path);
-	else if (!strcmp(mode, "verify"))
-		rc = st_model_verify(path, NOT_AS_COMMITTED);
-	else if (!strcmp(mode, "cycle"))
-		rc = c_cycle(path);
-	else if (!strcmp(mode, "secure1"))
-		rc = c_secure1(path);
-	else if (!strcmp(mode, "secure2") && path2)
-		rc = c_secure2(path, path2);
-	else if (!strcmp(mode, "secure3") && path2)
-		rc = c_secure3(path, path2);
-	else if (!strcmp(mode, "reapfill"))
-		rc = c_reapfill(path);
-	else if (!strcmp(mode, "reapswap"))
-		rc = c_reapswap(path);
-	st_model_end(buf);
-	return rc;
+	return st_model_client(argc, argv, modes, NOT_AS_COMMITTED, &buf);
 }
 
 /* ---- the driver ---- */

@@ -142,33 +142,24 @@ static int c_writable(const char *path)
 }
 
 /* No HUK, and no way to make one: the TA loads, storage is off. */
-static int c_nohuk(void)
+static int c_nohuk(const char *path)
 {
+	(void)path;
 	expect_refused(st_model_create("nohuk", 1, 100, buf), "a create without storage keys");
 	return st_failures ? 1 : 0;
 }
 
 static int client_main(int argc, char **argv)
 {
-	const char *mode = argc > 2 ? argv[2] : "";
-	const char *path = argc > 3 ? argv[3] : "";
-	int rc = 2;
+	static const struct st_mode modes[] = {
+	    {.name = "make", .run = c_make},
+	    {.name = "readonly", .run = c_readonly},
+	    {.name = "writable", .run = c_writable},
+	    {.name = "nohuk", .run = c_nohuk},
+	    {.name = NULL},
+	};
 
-	buf = st_model_begin();
-	if (!buf)
-		return 1;
-	if (!strcmp(mode, "make"))
-		rc = c_make(path);
-	else if (!strcmp(mode, "readonly"))
-		rc = c_readonly(path);
-	else if (!strcmp(mode, "writable"))
-		rc = c_writable(path);
-	else if (!strcmp(mode, "verify"))
-		rc = st_model_verify(path, NOT_AS_THEY_WERE);
-	else if (!strcmp(mode, "nohuk"))
-		rc = c_nohuk();
-	st_model_end(buf);
-	return rc;
+	return st_model_client(argc, argv, modes, NOT_AS_THEY_WERE, &buf);
 }
 
 /* ---- the driver ---- */

@@ -74,21 +74,13 @@ static int c_change(const char *path)
 
 static int client_main(int argc, char **argv)
 {
-	const char *mode = argc > 2 ? argv[2] : "";
-	const char *path = argc > 3 ? argv[3] : "";
-	int rc = 2;
+	static const struct st_mode modes[] = {
+	    {.name = "make", .run = c_make},
+	    {.name = "change", .run = c_change},
+	    {.name = NULL},
+	};
 
-	buf = st_model_begin();
-	if (!buf)
-		return 1;
-	if (!strcmp(mode, "make"))
-		rc = c_make(path);
-	else if (!strcmp(mode, "change"))
-		rc = c_change(path);
-	else if (!strcmp(mode, "verify"))
-		rc = st_model_verify(path, NOT_AS_COMMITTED);
-	st_model_end(buf);
-	return rc;
+	return st_model_client(argc, argv, modes, NOT_AS_COMMITTED, &buf);
 }
 
 /* ---- the driver ---- */

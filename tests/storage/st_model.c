@@ -226,3 +226,32 @@ void st_model_end(uint8_t *buf)
 	st_fini();
 	free(buf);
 }
+
+int st_model_client(int argc, char **argv, const struct st_mode *modes, const char *differ,
+		    uint8_t **buf)
+{
+	const char *mode = argc > 2 ? argv[2] : "";
+	const char *path = argc > 3 ? argv[3] : "";
+	const char *path2 = argc > 4 ? argv[4] : NULL;
+	const struct st_mode *m = modes;
+	int rc = 2;
+
+	while (m->name && strcmp(m->name, mode) != 0)
+		m++;
+	if (!m->name && strcmp(mode, "verify") != 0)
+		return 2;
+	if (m->run2 && !path2)
+		return 2;
+	*buf = st_model_begin();
+	if (!*buf)
+		return 1;
+	if (!m->name)
+		rc = st_model_verify(path, differ);
+	else if (m->run2)
+		rc = m->run2(path, path2);
+	else
+		rc = m->run(path);
+	st_model_end(*buf);
+	*buf = NULL;
+	return rc;
+}

@@ -93,5 +93,22 @@ int st_model_verify(const char *path, const char *differ);
 uint8_t *st_model_begin(void);
 /* The end of it: the session closed, buf freed. */
 void st_model_end(uint8_t *buf);
+/*
+ * One mode of a driver's client run ("--client NAME PATH [PATH2]"): run
+ * gets PATH, run2 PATH and PATH2 (a mode has one of them).
+ */
+struct st_mode {
+	const char *name;
+	int (*run)(const char *path);
+	int (*run2)(const char *path, const char *path2);
+};
+/*
+ * A driver's client run: the mode argv[2] names, among modes (ended by a
+ * NULL name) and "verify" (st_model_verify of PATH, differ saying how),
+ * between st_model_begin (into *buf) and st_model_end. The mode's exit
+ * status; 2 for an unknown mode or a PATH2 missing; 1 without a session.
+ */
+int st_model_client(int argc, char **argv, const struct st_mode *modes, const char *differ,
+		    uint8_t **buf);
 
 #endif
