@@ -78,8 +78,13 @@
  */
 #define DV_MAX 1024u
 #define DV_BYTES (STOR_IV + STOR_TAG)
-/* Writes in place go out in pieces of this much while the rest is sealed. */
+/*
+ * Writes in place go out in pieces of this much while the rest is sealed,
+ * and the last DIRECT_TAIL bytes of a change apart: what is still to be
+ * written when the sealing ends, before the fdatasync, is then small.
+ */
 #define DIRECT_PIPE (256u * 1024)
+#define DIRECT_TAIL (64u * 1024)
 #define OP_BYTES (4 + 1 + PROTO_FS_NAME_MAX + 8 + 4 + 1 + PROTO_FS_NAME_MAX + 8)
 
 static const char kinds[] = {0, '1', '2', '3', 'a'};
@@ -454,13 +459,14 @@ void txn_image(struct txn *t, const uint8_t fid[STOR_FID], char kind, uint64_t o
 }
 
 uint8_t *txn_direct_buf(struct txn *t, const uint8_t fid[STOR_FID], char kind, uint64_t off,
-			size_t len, bool new_file)
+			size_t len, size_t left, bool new_file)
 {
 	char name[PROTO_FS_NAME_MAX + 1];
 	/* All of the write area, unless REE bulk is staged in its first half. */
 	uint32_t start = t->ree ? DIRECT_REGION : FS_WRITE_AREA;
 	uint32_t room = t->ree ? DIRECT_ROOM : FS_WRITE_AREA_LEN;
 	uint32_t win = 0;
+	uint32_t unsent = 0;
 	size_t i = 0;
 
 	if (t->err || len > STOR_BLOCK)
@@ -504,7 +510,9 @@ uint8_t *txn_direct_buf(struct txn *t, const uint8_t fid[STOR_FID], char kind, u
 	 * the supplicant starts writing it back: the disk works while the rest
 	 * is sealed. The fdatasync before the record waits for it all.
 	 */
-	if (t->direct_staged - t->direct_sent >= DIRECT_PIPE + len) {
+	unsent = t->direct_staged - t->direct_sent - (uint32_t)len;
+	if (unsent >= DIRECT_PIPE ||
+	    (unsent >= DIRECT_TAIL && left < DIRECT_TAIL && left + len >= DIRECT_TAIL)) {
 		uint32_t done_len = t->drun_len - (uint32_t)len;
 
 		/* The pieces before this one; this one is still to be filled. */

@@ -396,7 +396,8 @@ static TEE_Result seal_blocks(struct seal_ctx *c, const uint64_t *blocks, size_t
 		if (c->direct && b >= hw) {
 			/* In place: sealed straight into the window the supplicant writes from. */
 			run_flush(c->t, &r, c->w->fid);
-			dst = txn_direct_buf(c->t, c->w->fid, 0, b * STOR_BLOCK, len, new_file);
+			dst = txn_direct_buf(c->t, c->w->fid, 0, b * STOR_BLOCK, len,
+					     (nb - 1 - i) * STOR_BLOCK, new_file);
 			if (!dst) {
 				res = c->t->err;
 				goto out;

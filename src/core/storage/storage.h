@@ -449,10 +449,11 @@ void txn_image(struct txn *t, const uint8_t fid[STOR_FID], char kind, uint64_t o
 /*
  * Room for len bytes (at most STOR_BLOCK) written straight into a file no
  * committed state refers to, at off: the caller fills it before the next
- * call. Contiguous pieces go as one write. NULL after a failure (t->err).
+ * call. Contiguous pieces go as one write. left: about how many bytes the
+ * caller will still ask for after these. NULL after a failure (t->err).
  */
 uint8_t *txn_direct_buf(struct txn *t, const uint8_t fid[STOR_FID], char kind, uint64_t off,
-			size_t len, bool new_file);
+			size_t len, size_t left, bool new_file);
 /* The IV and tag block b of fid got, sealed into a txn_direct_buf. */
 void txn_direct_ent(struct txn *t, const uint8_t fid[STOR_FID], uint64_t b,
 		    const uint8_t iv[STOR_IV], const uint8_t tag[STOR_TAG]);
