@@ -161,10 +161,8 @@ int main(int argc, char **argv)
 		return client_main(argc, argv);
 	swtee = st_arg(argc, argv, "--swtee");
 	state = st_arg(argc, argv, "--state");
-	if (!swtee || !state) {
-		fprintf(stderr, "usage: storage-reap --swtee PATH --state DIR\n");
-		return 2;
-	}
+	if (!swtee || !state)
+		st_die("usage: storage-reap --swtee PATH --state DIR");
 	st_run_sh_or_die("rm -rf '%s' && mkdir -p '%s'", state, state);
 	st_pathf(model, sizeof(model), "%s.model", state);
 	st_pathf(log, sizeof(log), "%s.log", state);
