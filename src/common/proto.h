@@ -85,8 +85,8 @@
  * served by a core thread of its own, and the bulk window (a sealed memfd of
  * PROTO_STOR_WINDOW bytes both map) that carries object data both ways.
  */
-#define MSG_CTL_STORAGE 0x0391	   /* (none) */
-#define MSG_CTL_STORAGE_RSP 0x0311 /* result:u32 [fds: channel socket, bulk memfd] */
+#define MSG_CTL_STORAGE 0x0391	   /* [fd: the TA heap's sealed memfd, optional] */
+#define MSG_CTL_STORAGE_RSP 0x0311 /* result:u32 heap:u32 (1: mapped) [fds: socket, bulk memfd] */
 
 /*
  * GP Sockets: the instance asks once for its socket channel, a socket served
@@ -121,7 +121,7 @@
 #define MSG_STOR_CREATE 0x0702 /* storage:u32 flags:u32 id info_in attr_len:u32 data_len:u32 */
 /* [bulk: attrs, then data] -> handle:u32 */
 #define MSG_STOR_READ 0x0703	    /* handle:u32 pos:u64 len:u32 -> count:u32 [bulk: data] */
-#define MSG_STOR_WRITE 0x0704	    /* handle:u32 pos:u64 len:u32 more:u32 [bulk: data] */
+#define MSG_STOR_WRITE 0x0704	    /* handle:u32 pos:u64 len:u32 flags:u32 [from:u64] [bulk] */
 #define MSG_STOR_TRUNCATE 0x0705    /* handle:u32 size:u64 */
 #define MSG_STOR_RENAME 0x0706	    /* handle:u32 id */
 #define MSG_STOR_CLOSE 0x0707	    /* handle:u32 */
@@ -134,6 +134,11 @@
 #define MSG_STOR_TIME_SET 0x070e    /* seconds:u32 millis:u32 */
 #define MSG_STOR_CREATE_PART 0x070f /* data_len:u32 [bulk: the next data of a CREATE] */
 #define MSG_STOR_RSP 0x0781	    /* result:u32 then what the request returns */
+
+/* MSG_STOR_WRITE flags: more pieces of the same write follow this one. */
+#define PROTO_STOR_WRITE_MORE 1u
+/* The data is not in the bulk window but in the TA heap the core maps, at from. */
+#define PROTO_STOR_WRITE_HEAP 2u
 
 #define PROTO_STOR_WINDOW (1024u * 1024) /* the bulk window, in bytes */
 #define PROTO_STOR_ID_MAX 64		 /* TEE_OBJECT_ID_MAX_LEN */

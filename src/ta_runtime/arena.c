@@ -7,13 +7,18 @@
  *
  * The arena is followed by a guard page, then by the bitmap of block starts:
  * a TA that writes past the end of the heap faults instead of corrupting it.
+ *
+ * The arena is a sealed memfd (it cannot shrink or grow), so that the core
+ * can map it too, read-only, and seal large writes to trusted storage
+ * straight from the TA's buffer (rt_arena_take_fd, tee_api_stream.c).
  */
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "runtime.h"
 #include "arena.h"
+#include "memfd.h"
+#include "runtime.h"
 
 #define ALIGN_LOG2 4
 #define ALIGN ((size_t)1 << ALIGN_LOG2)
@@ -44,7 +49,8 @@ _Static_assert(MIN_BLOCK % ALIGN == 0, "block sizes are multiples of ALIGN");
 
 static uint8_t *arena;
 static size_t arena_size;
-static uint8_t *starts; /* one bit per ALIGN bytes of the arena */
+static int arena_fd = -1; /* the memfd behind the arena; -1 once given away, or without one */
+static uint8_t *starts;	  /* one bit per ALIGN bytes of the arena */
 static void *zero_page;
 static uint8_t zero_fallback;
 static uint32_t fl_map;
@@ -275,6 +281,28 @@ static size_t page_round(size_t v, size_t page)
 	return (v + page - 1) & ~(page - 1);
 }
 
+/*
+ * Puts a sealed memfd of len bytes in place of the anonymous memory at p.
+ * Returns the memfd; -1 when it cannot (p then stays anonymous memory), -2
+ * when p could not be mapped again.
+ */
+static int shared_arena(uint8_t *p, size_t len)
+{
+	int fd = memfd_new_sealed("swtee-ta-heap", len);
+
+	if (fd < 0)
+		return -1;
+	if (mmap(p, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0) == MAP_FAILED) {
+		close(fd);
+		return mmap(p, len, PROT_READ | PROT_WRITE,
+			    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1,
+			    0) == MAP_FAILED
+			   ? -2
+			   : -1;
+	}
+	return fd;
+}
+
 int rt_arena_map(size_t size)
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
@@ -300,6 +328,12 @@ int rt_arena_map(size_t size)
 	if (p == MAP_FAILED)
 		return -1;
 	if (mprotect(p + arena_len, page, PROT_NONE)) {
+		munmap(p, arena_len + page + bits_len);
+		return -1;
+	}
+	arena_fd = shared_arena(p, arena_len);
+	if (arena_fd == -2) {
+		arena_fd = -1;
 		munmap(p, arena_len + page + bits_len);
 		return -1;
 	}
@@ -369,6 +403,25 @@ void *rt_arena_resize(void *p, size_t size, const char *func)
 void *rt_arena_zero_ptr(void)
 {
 	return zero_page ? zero_page : &zero_fallback;
+}
+
+int rt_arena_take_fd(void)
+{
+	int fd = arena_fd;
+
+	arena_fd = -1;
+	return fd;
+}
+
+bool rt_arena_offset(const void *p, size_t len, uint64_t *off)
+{
+	uintptr_t a = (uintptr_t)p;
+
+	if (!arena || a < (uintptr_t)arena || a - (uintptr_t)arena > arena_size ||
+	    len > arena_size - (a - (uintptr_t)arena))
+		return false;
+	*off = a - (uintptr_t)arena;
+	return true;
 }
 
 void rt_arena_range(uintptr_t *start, uintptr_t *end)

@@ -40,6 +40,15 @@ void *rt_arena_resize(void *p, size_t size, const char *func);
 /* The non-NULL pointer TEE_Malloc returns for 0 bytes: any access to it faults. */
 void *rt_arena_zero_ptr(void);
 
+/*
+ * The sealed memfd behind the arena, for the core to map (the caller owns
+ * it from then on); -1 when the arena has none, or after the first call.
+ */
+int rt_arena_take_fd(void);
+
+/* Whether [p, p + len) lies in the arena; *off is then p's offset in it. */
+bool rt_arena_offset(const void *p, size_t len, uint64_t *off);
+
 /* The arena's bounds, [*start, *end); both 0 when there is no arena. */
 void rt_arena_range(uintptr_t *start, uintptr_t *end);
 

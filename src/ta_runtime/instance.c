@@ -416,8 +416,14 @@ static void ctl_readable(void)
 ssize_t rt_ctl_call(const void *req, size_t len, uint32_t rsp_type, uint8_t *rsp, size_t cap,
 		    struct msg_fds *fds)
 {
+	return rt_ctl_call_fd(req, len, -1, rsp_type, rsp, cap, fds);
+}
+
+ssize_t rt_ctl_call_fd(const void *req, size_t len, int give, uint32_t rsp_type, uint8_t *rsp,
+		       size_t cap, struct msg_fds *fds)
+{
 	msg_fds_init(fds);
-	if (msg_send(rt.ctl_fd, req, len, NULL, 0))
+	if (msg_send(rt.ctl_fd, req, len, give >= 0 ? &give : NULL, give >= 0 ? 1 : 0))
 		_exit(0); /* the core is gone */
 	for (;;) {
 		struct buf_reader r;

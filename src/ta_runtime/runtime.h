@@ -91,6 +91,9 @@ void rt_panic(TEE_Result code, const char *func) __attribute__((noreturn));
  */
 ssize_t rt_ctl_call(const void *req, size_t len, uint32_t rsp_type, uint8_t *rsp, size_t cap,
 		    struct msg_fds *fds);
+/* rt_ctl_call, the request carrying descriptor give (none when give < 0). */
+ssize_t rt_ctl_call_fd(const void *req, size_t len, int give, uint32_t rsp_type, uint8_t *rsp,
+		       size_t cap, struct msg_fds *fds);
 
 /* params.c: client messages to TEE_Param and back */
 TEE_Result rt_params_in(struct rt_session *s, struct buf_reader *r, const struct msg_fds *fds,

@@ -2,7 +2,8 @@
  * regression 1050: the TA sandbox. A hostile TA tries to open files, make
  * sockets, ptrace, fork, exec, map executable memory, read and kill other
  * processes: each attempt ends that instance only (TEEC_ERROR_TARGET_DEAD
- * from the TEE), and other sessions carry on.
+ * from the TEE), and other sessions carry on. It also forges storage
+ * requests about its heap, which the core refuses.
  */
 #include <string.h>
 #include <sys/socket.h>
@@ -95,6 +96,50 @@ static void xtest_tee_test_1050(ADBG_Case_t *c)
 			ADBG_EXPECT_TEEC_SUCCESS(
 			    c, TEEC_InvokeCommand(&s, TA_HOSTILE_CMD_ALLOC, &op, &orig));
 			ADBG_EXPECT(c, 0, op.params[1].value.a);
+			TEEC_CloseSession(&s);
+		}
+	}
+	Do_ADBG_EndSubCase(c, NULL);
+
+	/*
+	 * The core maps a TA's heap to take large storage writes from it: a
+	 * write that claims heap data outside the heap is refused, the one
+	 * inside it lands, and a heap that could shrink is not taken at all.
+	 */
+	Do_ADBG_BeginSubCase(c, "Storage writes a TA forges from outside its heap are refused");
+	{
+		TEEC_Session s = {0};
+		TEEC_Operation op = TEEC_OPERATION_INITIALIZER;
+
+		if (ADBG_EXPECT_TEEC_SUCCESS(
+			c, xtest_teec_open_session(&s, &hostile_uuid, NULL, &orig))) {
+			op.paramTypes =
+			    TEEC_PARAM_TYPES(TEEC_NONE, TEEC_VALUE_OUTPUT, TEEC_NONE, TEEC_NONE);
+			ADBG_EXPECT_TEEC_SUCCESS(
+			    c,
+			    TEEC_InvokeCommand(&s, TA_HOSTILE_CMD_FORGE_HEAP_WRITES, &op, &orig));
+			ADBG_EXPECT(c, 4, op.params[1].value.a);
+			TEEC_CloseSession(&s);
+		}
+	}
+	Do_ADBG_EndSubCase(c, NULL);
+
+	Do_ADBG_BeginSubCase(c, "A heap that can shrink ends the TA that offers it");
+	{
+		TEEC_Session s = {0};
+
+		if (ADBG_EXPECT_TEEC_SUCCESS(
+			c, xtest_teec_open_session(&s, &hostile_uuid, NULL, &orig))) {
+			ADBG_EXPECT_TEEC_RESULT(
+			    c, TEEC_ERROR_TARGET_DEAD,
+			    TEEC_InvokeCommand(&s, TA_HOSTILE_CMD_UNSEALED_HEAP, NULL, &orig));
+			ADBG_EXPECT_TEEC_ERROR_ORIGIN(c, TEEC_ORIGIN_TEE, orig);
+			TEEC_CloseSession(&s);
+		}
+		if (ADBG_EXPECT_TEEC_SUCCESS(
+			c, xtest_teec_open_session(&s, &basic_uuid, NULL, &orig))) {
+			ADBG_EXPECT_TEEC_SUCCESS(
+			    c, TEEC_InvokeCommand(&s, TA_BASIC_CMD_NOP, NULL, &orig));
 			TEEC_CloseSession(&s);
 		}
 	}

@@ -20,6 +20,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -34,6 +35,7 @@
 #include "storage.h"
 
 #define HANDLES_MAX 4096
+#define HEAP_MAX ((uint64_t)1 << 32) /* a TA heap is at most 4 GiB (TA_DATA_SIZE) */
 #define FINI_WAIT_S 5
 #define CONFIRM_IDLE_MS 2
 #define ACCESS_FLAGS                                                                               \
@@ -65,7 +67,9 @@ struct worker {
 	uint32_t instance;
 	struct swtee_uuid uuid;
 	int sock;
-	uint8_t *bulk; /* shared with the instance */
+	uint8_t *bulk;	     /* shared with the instance */
+	const uint8_t *heap; /* the instance's heap, read-only; NULL without it */
+	size_t heap_len;
 	struct reefs fs;
 	struct store *store;
 	struct whandle *h;
@@ -650,15 +654,26 @@ static void do_write(struct worker *w, struct buf_reader *r)
 	uint32_t h = 0;
 	uint64_t pos = 0;
 	uint32_t len = 0;
+	uint32_t flags = 0;
 	uint32_t more = 0;
+	uint64_t from = 0;
+	const uint8_t *src = w->bulk;
 	uint32_t dummy = 0;
 	TEE_Result res = TEE_SUCCESS;
 
 	buf_get_u32(r, &h);
 	buf_get_u64(r, &pos);
 	buf_get_u32(r, &len);
-	buf_get_u32(r, &more);
-	if (!buf_done(r) || len > PROTO_STOR_WINDOW || more > 1 ||
+	buf_get_u32(r, &flags);
+	if (flags & PROTO_STOR_WRITE_HEAP) {
+		/* In the instance's heap: all of it inside the mapping. */
+		buf_get_u64(r, &from);
+		src = w->heap && from <= w->heap_len && len <= w->heap_len - from ? w->heap + from
+										  : NULL;
+	}
+	more = flags & PROTO_STOR_WRITE_MORE;
+	if (!buf_done(r) || !src || len > PROTO_STOR_WINDOW ||
+	    (flags & ~(PROTO_STOR_WRITE_MORE | PROTO_STOR_WRITE_HEAP)) ||
 	    (p->active && (p->create || p->handle != h || p->next != pos)) ||
 	    (more && (pos + len) % STOR_BLOCK)) {
 		pending_end(w);
@@ -687,7 +702,7 @@ static void do_write(struct worker *w, struct buf_reader *r)
 		p->handle = h;
 		txn_begin(&p->t, w->store);
 	}
-	res = obj_write(w->store, &p->t, p->e, p->w, pos, w->bulk, len);
+	res = obj_write(w->store, &p->t, p->e, p->w, pos, src, len);
 	p->next = pos + len;
 	if (res) {
 		struct stor_entry *e = p->e;
@@ -1067,6 +1082,9 @@ static void worker_release(struct worker *w)
 	if (w->bulk)
 		munmap(w->bulk, PROTO_STOR_WINDOW);
 	w->bulk = NULL;
+	if (w->heap)
+		munmap((void *)w->heap, w->heap_len);
+	w->heap = NULL;
 	if (w->buf) {
 		secure_wipe(w->buf, PROTO_STOR_WINDOW);
 		free(w->buf);
@@ -1205,10 +1223,37 @@ fail:
 	return -1;
 }
 
+/*
+ * The heap an instance hands over with its storage request: a memfd sealed
+ * against shrinking (so that reading it can never fault), mapped read-only.
+ * -1 for anything else; 0 with *heap NULL when it cannot be mapped.
+ */
+static int heap_map(int fd, const uint8_t **heap, size_t *len)
+{
+	struct stat st;
+	int seals = fcntl(fd, F_GET_SEALS);
+	void *p = MAP_FAILED;
+
+	*heap = NULL;
+	*len = 0;
+	if (seals < 0 || !(seals & F_SEAL_SHRINK) || fstat(fd, &st) || !S_ISREG(st.st_mode) ||
+	    st.st_size <= 0 || (uint64_t)st.st_size > HEAP_MAX)
+		return -1;
+	p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED) {
+		log_info("cannot map an instance's heap (%s): its writes come through the window",
+			 strerror(errno));
+		return 0;
+	}
+	*heap = p;
+	*len = (size_t)st.st_size;
+	return 0;
+}
+
 void storage_ctl_request(struct core *c, struct instance *in, struct buf_reader *r,
 			 struct msg_fds *fds)
 {
-	uint8_t out[8];
+	uint8_t out[12];
 	struct buf_writer bw;
 	struct worker *w = NULL;
 	int sv[2] = {-1, -1};
@@ -1217,9 +1262,12 @@ void storage_ctl_request(struct core *c, struct instance *in, struct buf_reader 
 	int fs_win = -1;
 	int give[2];
 	void *bulk = MAP_FAILED;
+	const uint8_t *heap = NULL;
+	size_t heap_len = 0;
+	bool heap_taken = false;
 	TEE_Result res = TEE_ERROR_STORAGE_NOT_AVAILABLE;
 
-	if (!buf_done(r) || fds->n) {
+	if (!buf_done(r) || fds->n > 1 || (fds->n && heap_map(fds->fd[0], &heap, &heap_len))) {
 		instance_kill(in, "sent a malformed storage request");
 		return;
 	}
@@ -1228,6 +1276,8 @@ void storage_ctl_request(struct core *c, struct instance *in, struct buf_reader 
 		if (w->instance == in->id) {
 			pthread_mutex_unlock(&workers_lock);
 			instance_kill(in, "asked for a second storage channel");
+			if (heap)
+				munmap((void *)heap, heap_len);
 			return;
 		}
 	}
@@ -1247,6 +1297,9 @@ void storage_ctl_request(struct core *c, struct instance *in, struct buf_reader 
 		goto reply;
 	w->sock = -1;
 	w->fs.sock = -1;
+	w->heap = heap; /* unmapped by worker_release */
+	w->heap_len = heap_len;
+	heap_taken = true;
 	w->buf = malloc(PROTO_STOR_WINDOW);
 	bulk_fd = sealed_memfd("swtee-storage", PROTO_STOR_WINDOW);
 	if (!w->buf || bulk_fd < 0 || socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv))
@@ -1282,9 +1335,12 @@ reply:
 	buf_writer_init(&bw, out, sizeof(out));
 	buf_put_u32(&bw, MSG_CTL_STORAGE_RSP);
 	buf_put_u32(&bw, res);
+	buf_put_u32(&bw, !res && heap ? 1 : 0);
 	give[0] = sv[1];
 	give[1] = bulk_fd;
 	instance_send(in, out, buf_written(&bw), res ? NULL : give, res ? 0 : 2);
+	if (heap && !heap_taken)
+		munmap((void *)heap, heap_len);
 	if (w) {
 		worker_release(w);
 		worker_free(w);

@@ -4,18 +4,24 @@
  * on a socket of its own, with object data in the bulk window both sides
  * map. A channel that fails stays failed: storage is then unavailable to
  * this instance.
+ *
+ * The request hands the core the heap's sealed memfd as well (arena.c): the
+ * core maps it read-only and takes large writes from a TEE_Malloc'd buffer
+ * where they are, with no copy through the bulk window (stor_heap_offset).
  */
 #include <errno.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "arena.h"
 #include "log.h"
 #include "storage.h"
 
 static int chan_fd = -1;
 static uint8_t *chan_bulk;
 static bool chan_failed;
+static bool chan_heap; /* the core has the heap */
 
 static bool chan_open(void)
 {
@@ -29,18 +35,24 @@ static bool chan_open(void)
 	uint32_t res = 0;
 	void *p = MAP_FAILED;
 	ssize_t n = 0;
+	uint32_t heap_ok = 0;
+	int heap = -1;
 
 	if (chan_fd >= 0)
 		return true;
 	if (chan_failed)
 		return false;
 	chan_failed = true;
+	heap = rt_arena_take_fd();
 	buf_writer_init(&w, out, sizeof(out));
 	buf_put_u32(&w, MSG_CTL_STORAGE);
-	n = rt_ctl_call(out, buf_written(&w), MSG_CTL_STORAGE_RSP, in, sizeof(in), &fds);
+	n = rt_ctl_call_fd(out, buf_written(&w), heap, MSG_CTL_STORAGE_RSP, in, sizeof(in), &fds);
+	if (heap >= 0)
+		close(heap);
 	buf_reader_init(&r, in, n > 0 ? (size_t)n : 0);
 	buf_get_u32(&r, &type);
 	buf_get_u32(&r, &res);
+	buf_get_u32(&r, &heap_ok);
 	if (!buf_done(&r) || res || fds.n != 2) {
 		msg_fds_close(&fds);
 		if (res)
@@ -57,6 +69,7 @@ static bool chan_open(void)
 	chan_fd = msg_fds_take(&fds, 0);
 	msg_fds_close(&fds);
 	chan_failed = false;
+	chan_heap = heap_ok == 1;
 	return true;
 fail:
 	msg_fds_close(&fds);
@@ -71,6 +84,11 @@ uint8_t *stor_bulk(void)
 uint8_t *stor_window(void)
 {
 	return chan_open() ? chan_bulk : NULL;
+}
+
+bool stor_heap_offset(const void *p, size_t len, uint64_t *off)
+{
+	return chan_heap && len >= STOR_HEAP_MIN && rt_arena_offset(p, len, off);
 }
 
 static void chan_lost(void)

@@ -45,6 +45,16 @@ uint8_t *stor_bulk(void);
 /* The bulk window, opening the channel first if needed; NULL without one. */
 uint8_t *stor_window(void);
 /*
+ * Whether the core can take [p, p + len) from the TA's heap (a write of at
+ * least STOR_HEAP_MIN bytes from a TEE_Malloc'd buffer, on a channel that
+ * has the heap); *off is then its offset in the heap. Below that size the
+ * copy through the bulk window costs less than the core's first touch of
+ * the heap's pages.
+ */
+bool stor_heap_offset(const void *p, size_t len, uint64_t *off);
+#define STOR_HEAP_MIN (64u * 1024)
+
+/*
  * Sends the request and waits for its MSG_STOR_RSP. Returns the result the
  * core gave, with *r over what follows it in rsp; or
  * TEE_ERROR_STORAGE_NOT_AVAILABLE when there is no channel (r then empty).

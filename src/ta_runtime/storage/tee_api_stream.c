@@ -175,20 +175,27 @@ TEE_Result TEE_WriteObjectData(TEE_ObjectHandle object, const void *buffer, size
 	}
 	while (done < size) {
 		size_t n = size - done;
-		uint32_t more = 0;
+		uint32_t flags = 0;
+		uint64_t from = 0;
 
 		if (n > PROTO_STOR_WINDOW) {
 			/* Every piece but the last ends on a block boundary. */
 			n = PROTO_STOR_WINDOW - (pos + done + PROTO_STOR_WINDOW) % BLOCK;
-			more = 1;
+			flags |= PROTO_STOR_WRITE_MORE;
 		}
-		memcpy(stor_bulk(), src + done, n);
+		/* From the heap the core maps, where it can; through the bulk window otherwise. */
+		if (stor_heap_offset(src + done, n, &from))
+			flags |= PROTO_STOR_WRITE_HEAP;
+		else
+			memcpy(stor_bulk(), src + done, n);
 		buf_writer_init(&w, out, sizeof(out));
 		buf_put_u32(&w, MSG_STOR_WRITE);
 		buf_put_u32(&w, so->handle);
 		buf_put_u64(&w, pos + done);
 		buf_put_u32(&w, (uint32_t)n);
-		buf_put_u32(&w, more);
+		buf_put_u32(&w, flags);
+		if (flags & PROTO_STOR_WRITE_HEAP)
+			buf_put_u64(&w, from);
 		res = stor_note(o, stor_call(out, buf_written(&w), in, sizeof(in), &r));
 		if (res)
 			goto out;

@@ -1,7 +1,8 @@
 /*
  * A TA that misbehaves on purpose. Every command but NOP and ALLOC makes a
- * system call the sandbox forbids; reaching the end of one is a failure, so
- * it returns TEE_ERROR_SECURITY to say the sandbox let it through.
+ * system call the sandbox forbids, or a request the core must refuse
+ * (forge_storage.c); reaching the end of one is a failure, so it returns
+ * TEE_ERROR_SECURITY to say the sandbox or the core let it through.
  */
 #include <fcntl.h>
 #include <signal.h>
@@ -14,6 +15,7 @@
 
 #include <tee_internal_api.h>
 
+#include "forge_storage.h"
 #include "ta_hostile.h"
 
 TEE_Result TA_CreateEntryPoint(void)
@@ -94,6 +96,11 @@ TEE_Result TA_InvokeCommandEntryPoint(void *ctx, uint32_t cmd, uint32_t types,
 		p[1].value.a = mem != NULL;
 		TEE_Free(mem);
 		return TEE_SUCCESS;
+	case TA_HOSTILE_CMD_FORGE_HEAP_WRITES:
+		return hostile_forge_heap_writes(p);
+	case TA_HOSTILE_CMD_UNSEALED_HEAP:
+		hostile_unsealed_heap();
+		break;
 	default:
 		return TEE_ERROR_NOT_SUPPORTED;
 	}

@@ -23,5 +23,8 @@
 #define TA_HOSTILE_CMD_STAT 10		 /* stat("/etc/passwd") */
 #define TA_HOSTILE_CMD_CONNECT_UNIX 11	 /* socket(AF_UNIX) */
 #define TA_HOSTILE_CMD_ALLOC 12		 /* TEE_Malloc(value[0].a) -> value[1].a = got it */
+/* Storage writes that claim heap data outside the heap -> value[1].a = steps passed (4: all) */
+#define TA_HOSTILE_CMD_FORGE_HEAP_WRITES 13
+#define TA_HOSTILE_CMD_UNSEALED_HEAP 14 /* a storage channel over a heap that can shrink */
 
 #endif

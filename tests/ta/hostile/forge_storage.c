@@ -1,0 +1,135 @@
+/*
+ * Storage requests the hostile TA forges on its own channel, through the
+ * runtime's functions (the TA host exports them as it exports the GP API,
+ * so any TA can call them): writes that claim to come from the TA heap the
+ * core maps, but lie outside it, and a storage request that hands the core
+ * a heap it could shrink under the core's feet.
+ */
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <tee_internal_api.h>
+
+#include "buf.h"
+#include "forge_storage.h"
+#include "msg.h"
+#include "ta_hostile.h"
+
+#define CHUNK (64u * 1024)
+
+/* The runtime's own (src/ta_runtime), not the GP API's. */
+TEE_Result stor_call(const void *req, size_t len, uint8_t *rsp, size_t cap, struct buf_reader *r);
+void rt_arena_range(uintptr_t *start, uintptr_t *end);
+ssize_t rt_ctl_call_fd(const void *req, size_t len, int give, uint32_t rsp_type, uint8_t *rsp,
+		       size_t cap, struct msg_fds *fds);
+
+static TEE_Result forged_write(uint32_t handle, uint32_t len, uint32_t flags, uint64_t from)
+{
+	uint8_t out[32];
+	uint8_t in[16];
+	struct buf_writer w;
+	struct buf_reader r;
+
+	buf_writer_init(&w, out, sizeof(out));
+	buf_put_u32(&w, MSG_STOR_WRITE);
+	buf_put_u32(&w, handle);
+	buf_put_u64(&w, 0);
+	buf_put_u32(&w, len);
+	buf_put_u32(&w, flags);
+	buf_put_u64(&w, from);
+	return stor_call(out, buf_written(&w), in, sizeof(in), &r);
+}
+
+/*
+ * p[1].value.a says how far it got: 1 made the object, 2 had a heap write
+ * taken, 3 had every forged one refused, 4 read back what the good one wrote.
+ */
+TEE_Result hostile_forge_heap_writes(TEE_Param p[TEE_NUM_PARAMS])
+{
+	static const char id[] = "forged";
+	const uint32_t flags =
+	    TEE_DATA_FLAG_ACCESS_READ | TEE_DATA_FLAG_ACCESS_WRITE | TEE_DATA_FLAG_OVERWRITE;
+	TEE_ObjectHandle o = TEE_HANDLE_NULL;
+	uint8_t *data = TEE_Malloc(CHUNK, TEE_MALLOC_FILL_ZERO);
+	uint8_t *back = TEE_Malloc(CHUNK, TEE_MALLOC_FILL_ZERO);
+	uintptr_t start = 0;
+	uintptr_t end = 0;
+	uint64_t from = 0;
+	size_t n = 0;
+	TEE_Result res = TEE_ERROR_OUT_OF_MEMORY;
+
+	p[1].value.a = 0;
+	if (!data || !back)
+		goto out;
+	for (uint32_t i = 0; i < CHUNK; i++)
+		data[i] = (uint8_t)(i * 7 + 1);
+	rt_arena_range(&start, &end);
+	from = (uintptr_t)data - start;
+	/* The first object of a new channel: the core's handle 1. */
+	res = TEE_CreatePersistentObject(TEE_STORAGE_PRIVATE, id, sizeof(id), flags,
+					 TEE_HANDLE_NULL, NULL, 0, &o);
+	if (res)
+		goto out;
+	p[1].value.a = 1;
+	res = forged_write(1, CHUNK, PROTO_STOR_WRITE_HEAP, from);
+	if (res)
+		goto out;
+	p[1].value.a = 2;
+	{
+		const struct {
+			uint32_t len;
+			uint32_t flags;
+			uint64_t from;
+		} bad[] = {
+		    {CHUNK, PROTO_STOR_WRITE_HEAP, (uint64_t)(end - start) + 2 * CHUNK},
+		    {4096, PROTO_STOR_WRITE_HEAP, UINT64_MAX - 4095},
+		    {PROTO_STOR_WINDOW, PROTO_STOR_WRITE_HEAP, 4096},
+		    {CHUNK, PROTO_STOR_WRITE_HEAP | 8, from},
+		};
+
+		for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+			res = forged_write(1, bad[i].len, bad[i].flags, bad[i].from);
+			if (res != TEE_ERROR_BAD_PARAMETERS) {
+				res = TEE_ERROR_SECURITY;
+				goto out;
+			}
+		}
+	}
+	p[1].value.a = 3;
+	/* What the core holds is what the one good write brought. */
+	TEE_CloseObject(o);
+	o = TEE_HANDLE_NULL;
+	res = TEE_OpenPersistentObject(TEE_STORAGE_PRIVATE, id, sizeof(id),
+				       TEE_DATA_FLAG_ACCESS_READ | TEE_DATA_FLAG_ACCESS_WRITE_META,
+				       &o);
+	if (!res)
+		res = TEE_ReadObjectData(o, back, CHUNK, &n);
+	if (!res && (n != CHUNK || memcmp(back, data, CHUNK)))
+		res = TEE_ERROR_CORRUPT_OBJECT;
+	if (!res)
+		p[1].value.a = 4;
+out:
+	if (o != TEE_HANDLE_NULL)
+		TEE_CloseAndDeletePersistentObject1(o);
+	TEE_Free(data);
+	TEE_Free(back);
+	return res;
+}
+
+/* Asks for a storage channel with a heap that is not sealed: the core ends the instance. */
+void hostile_unsealed_heap(void)
+{
+	uint8_t out[4];
+	uint8_t in[16];
+	struct buf_writer w;
+	struct msg_fds fds;
+	int fd = memfd_create("hostile-heap", MFD_CLOEXEC);
+
+	if (fd < 0 || ftruncate(fd, 1024 * 1024))
+		return;
+	buf_writer_init(&w, out, sizeof(out));
+	buf_put_u32(&w, MSG_CTL_STORAGE);
+	(void)rt_ctl_call_fd(out, buf_written(&w), fd, MSG_CTL_STORAGE_RSP, in, sizeof(in), &fds);
+	close(fd);
+}

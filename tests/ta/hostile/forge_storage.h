@@ -1,0 +1,12 @@
+/* Requests the hostile TA forges on its storage channel (forge_storage.c). */
+#ifndef FORGE_STORAGE_H
+#define FORGE_STORAGE_H
+
+#include <tee_internal_api.h>
+
+/* TA_HOSTILE_CMD_FORGE_HEAP_WRITES: p[1].value.a says how far it got. */
+TEE_Result hostile_forge_heap_writes(TEE_Param p[TEE_NUM_PARAMS]);
+/* TA_HOSTILE_CMD_UNSEALED_HEAP: returns only if the core did not end the instance. */
+void hostile_unsealed_heap(void);
+
+#endif
