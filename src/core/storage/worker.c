@@ -30,6 +30,7 @@
 
 #include "core.h"
 #include "log.h"
+#include "memfd.h"
 #include "msg.h"
 #include "secure.h"
 #include "storage.h"
@@ -1175,20 +1176,6 @@ static void *worker_main(void *arg)
 	return NULL;
 }
 
-static int sealed_memfd(const char *name, size_t size)
-{
-	int fd = memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING);
-
-	if (fd < 0)
-		return -1;
-	if (ftruncate(fd, (off_t)size) ||
-	    fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL)) {
-		close(fd);
-		return -1;
-	}
-	return fd;
-}
-
 /* A REE FS channel handed to the supplicant; our end in *sock, the window in *win. */
 static int supplicant_channel(struct core *c, int *sock, int *win)
 {
@@ -1200,7 +1187,7 @@ static int supplicant_channel(struct core *c, int *sock, int *win)
 	*sock = *win = -1;
 	if (!c->supplicant)
 		return -1;
-	*win = sealed_memfd("swtee-reefs", PROTO_FS_WINDOW);
+	*win = memfd_new_sealed("swtee-reefs", PROTO_FS_WINDOW);
 	if (*win < 0 || socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv))
 		goto fail;
 	buf_writer_init(&bw, out, sizeof(out));
@@ -1301,7 +1288,7 @@ void storage_ctl_request(struct core *c, struct instance *in, struct buf_reader 
 	w->heap_len = heap_len;
 	heap_taken = true;
 	w->buf = malloc(PROTO_STOR_WINDOW);
-	bulk_fd = sealed_memfd("swtee-storage", PROTO_STOR_WINDOW);
+	bulk_fd = memfd_new_sealed("swtee-storage", PROTO_STOR_WINDOW);
 	if (!w->buf || bulk_fd < 0 || socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv))
 		goto reply;
 	bulk = mmap(NULL, PROTO_STOR_WINDOW, PROT_READ | PROT_WRITE, MAP_SHARED, bulk_fd, 0);
