@@ -315,7 +315,84 @@ def reply_seeds():
     }
 
 
+# storage_requests: requests of a TA instance on its storage channel (proto.h).
+PRIVATE, RPMB = 1, 0x80000100
+READ, WRITE, META, SHARE_R, SHARE_W, OVERWRITE = 1, 2, 4, 0x10, 0x20, 0x400
+DATA_TYPE = 0xA00000BF
+W_MORE, W_HEAP = 1, 2
+
+
+def req(*parts):
+    body = b"".join(parts)
+    return u16(len(body)) + body
+
+
+def sid(name):
+    return u32(len(name)) + name
+
+
+def create(name, flags=READ | WRITE | META | OVERWRITE, data_len=0, storage=PRIVATE):
+    info = u32(DATA_TYPE) + u32(0) + u32(0) + u32(0xFFFFFFFF)
+    return req(u32(0x0702), u32(storage), u32(flags), sid(name), info, u32(0), u32(data_len))
+
+
+def sopen(name, flags, storage=PRIVATE):
+    return req(u32(0x0701), u32(storage), u32(flags), sid(name))
+
+
+def swrite(h, pos, n, flags=0, frm=None):
+    return req(u32(0x0704), u32(h), u64(pos), u32(n), u32(flags), b"" if frm is None else u64(frm))
+
+
+def sread(h, pos, n):
+    return req(u32(0x0703), u32(h), u64(pos), u32(n))
+
+
+def handle_op(typ, h):
+    return req(u32(typ), u32(h))
+
+
+IDLE = u16(0)
+
+
+def requests_seeds():
+    return {
+        "create_write_read": create(b"a", data_len=8192)
+        + swrite(1, 8192, 65536, W_HEAP, 0)
+        + swrite(1, 0, 4096)
+        + sread(1, 0, 16384)
+        + handle_op(0x0709, 1)
+        + req(u32(0x0705), u32(1), u64(10000))
+        + req(u32(0x0706), u32(1), sid(b"b"))
+        + handle_op(0x070B, 1)
+        + handle_op(0x0707, 1),
+        "write_in_pieces": create(b"big")
+        + swrite(1, 0, 1 << 20, W_MORE)
+        + swrite(1, 1 << 20, 100, W_HEAP, 4096)
+        + IDLE
+        + sread(1, (1 << 20) - 50, 150)
+        + handle_op(0x0708, 1),
+        "heap_out_of_range": create(b"h")
+        + swrite(1, 0, 4096, W_HEAP, 256 * 1024)
+        + swrite(1, 0, 4096, W_HEAP, 0xFFFFFFFFFFFFF000)
+        + swrite(1, 0, 65536, W_HEAP | 8, 0)
+        + swrite(1, 0, 65536, W_HEAP, 0)
+        + sread(1, 0, 65536),
+        "open_share_enum_time": create(b"x", READ | SHARE_R | OVERWRITE, storage=RPMB)
+        + sopen(b"x", READ | SHARE_R, RPMB)
+        + sopen(b"x", WRITE, RPMB)
+        + create(b"y")
+        + req(u32(0x070C), u32(PRIVATE), u32(0), bytes(16))
+        + req(u32(0x070E), u32(1000), u32(5))
+        + req(u32(0x070D))
+        + req(u32(0x070A), u32(2), u32(0))
+        + handle_op(0x0708, 3),
+        "malformed": create(b"m") + req(u32(0x0704), u32(1)),
+    }
+
+
 def main():
+    write("storage_requests", requests_seeds())
     write("storage_journal", journal_seeds())
     write("storage_dir", dir_seeds())
     write("storage_map", map_seeds())

@@ -9,7 +9,7 @@ swtee_fuzzer(storage_reply
 	SOURCES fuzz_storage_reply.c
 	LIBS swteed_core
 	INCLUDES ${SWTEE_FUZZ_STORAGE_INC})
-foreach(NAME rpmb journal dir map sweep)
+foreach(NAME rpmb journal dir map sweep requests)
 	swtee_fuzzer(storage_${NAME}
 		SOURCES fuzz_storage_${NAME}.c fuzz_storage_env.c fuzz_storage_build.c
 		LIBS swteed_core

@@ -555,6 +555,20 @@ TEE_Result obj_check_blocks(struct store *s, const struct stor_entry *e, uint64_
 TEE_Result obj_get_attrs(struct store *s, struct stor_entry *e, uint8_t *blob);
 
 /* worker.c: the storage channels of TA instances */
-void worker_stop_all(void);
+/*
+ * A storage channel served on the calling thread instead of a thread of its
+ * own, for the request parser's harness (tests/fuzz/fuzz_storage_requests.c).
+ * Requests go to worker_request one at a time and each answer goes to sock;
+ * fs (the REE FS channel), sock, the bulk window (PROTO_STOR_WINDOW bytes)
+ * and the heap (NULL: none) stay the caller's. NULL when out of memory.
+ */
+struct worker *worker_attach(const struct swtee_uuid *uuid, struct reefs *fs, int sock,
+			     uint8_t *bulk, const uint8_t *heap, size_t heap_len);
+/* One request, as the worker thread takes it; false when it does not parse (the channel ends). */
+bool worker_request(struct worker *w, const uint8_t *req, size_t n);
+/* What the worker does when its instance is idle: the record after an in-place write. */
+void worker_idle(struct worker *w);
+/* Closes what the requests left open, as at the channel's end, and frees w (NULL: nothing). */
+void worker_detach(struct worker *w);
 
 #endif

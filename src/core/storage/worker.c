@@ -71,7 +71,8 @@ struct worker {
 	uint8_t *bulk;	     /* shared with the instance */
 	const uint8_t *heap; /* the instance's heap, read-only; NULL without it */
 	size_t heap_len;
-	struct reefs fs;
+	struct reefs *fs; /* own_fs, or the caller's (worker_attach) */
+	struct reefs own_fs;
 	struct store *store;
 	struct whandle *h;
 	size_t nh;
@@ -240,7 +241,7 @@ static TEE_Result lock(struct worker *w)
 		if (!w->store)
 			return TEE_ERROR_OUT_OF_MEMORY;
 	}
-	res = store_lock(w->store, &w->fs);
+	res = store_lock(w->store, w->fs);
 	if (res)
 		store_unlock(w->store);
 	return res;
@@ -251,7 +252,7 @@ static int lock_any(struct worker *w)
 {
 	if (!w->store)
 		return -1;
-	store_lock(w->store, &w->fs); /* locked even when it fails */
+	store_lock(w->store, w->fs); /* locked even when it fails */
 	return 0;
 }
 
@@ -1056,19 +1057,20 @@ static bool handle_request(struct worker *w, const uint8_t *in, size_t n)
 	}
 }
 
-static void worker_release(struct worker *w)
+/* The end of the instance's requests: what they left open closes, its store is let go. */
+static void requests_end(struct worker *w)
 {
 	pending_end(w);
 	if (!lock_any(w)) {
 		/* What this channel still applies ends before the channel does. */
-		reefs_settle(&w->fs);
+		reefs_settle(w->fs);
 		for (size_t i = 0; i < w->nh; i++)
 			if (w->h[i].e)
 				handle_drop(&w->h[i]);
 		/* The last instance of the TA that used it: leave nothing to replay. */
-		if (store_sole(w->store) && !w->fs.broken)
+		if (store_sole(w->store) && !w->fs->broken)
 			journal_checkpoint(w->store);
-		else if (!w->fs.broken)
+		else if (!w->fs->broken)
 			journal_confirm(w->store);
 		unlock(w);
 		store_put(w->store);
@@ -1077,15 +1079,6 @@ static void worker_release(struct worker *w)
 	free(w->h);
 	w->h = NULL;
 	w->nh = 0;
-	if (w->fs.win)
-		munmap(w->fs.win, PROTO_FS_WINDOW);
-	w->fs.win = NULL;
-	if (w->bulk)
-		munmap(w->bulk, PROTO_STOR_WINDOW);
-	w->bulk = NULL;
-	if (w->heap)
-		munmap((void *)w->heap, w->heap_len);
-	w->heap = NULL;
 	if (w->buf) {
 		secure_wipe(w->buf, PROTO_STOR_WINDOW);
 		free(w->buf);
@@ -1093,10 +1086,24 @@ static void worker_release(struct worker *w)
 	w->buf = NULL;
 }
 
+static void worker_release(struct worker *w)
+{
+	requests_end(w);
+	if (w->own_fs.win)
+		munmap(w->own_fs.win, PROTO_FS_WINDOW);
+	w->own_fs.win = NULL;
+	if (w->bulk)
+		munmap(w->bulk, PROTO_STOR_WINDOW);
+	w->bulk = NULL;
+	if (w->heap)
+		munmap((void *)w->heap, w->heap_len);
+	w->heap = NULL;
+}
+
 static void worker_free(struct worker *w)
 {
-	if (w->fs.sock >= 0)
-		close(w->fs.sock);
+	if (w->own_fs.sock >= 0)
+		close(w->own_fs.sock);
 	if (w->sock >= 0)
 		close(w->sock);
 	free(w);
@@ -1107,18 +1114,23 @@ static void worker_free(struct worker *w)
  * instance asks for more within CONFIRM_IDLE_MS (the next commit does the
  * same), a record after it, so that a crash cannot take the change back.
  */
-static void confirm_when_idle(struct worker *w)
+static void confirm(struct worker *w)
 {
-	struct pollfd p = {.fd = w->sock, .events = POLLIN};
-
-	if (poll(&p, 1, CONFIRM_IDLE_MS) != 0)
-		return; /* a request (or an error) first; confirm_due stays */
 	w->confirm_due = false;
 	if (lock(w))
 		return;
 	journal_confirm(w->store);
 	w->confirm_due = false;
 	store_unlock(w->store);
+}
+
+static void confirm_when_idle(struct worker *w)
+{
+	struct pollfd p = {.fd = w->sock, .events = POLLIN};
+
+	if (poll(&p, 1, CONFIRM_IDLE_MS) != 0)
+		return; /* a request (or an error) first; confirm_due stays */
+	confirm(w);
 }
 
 static void *worker_main(void *arg)
@@ -1174,6 +1186,47 @@ static void *worker_main(void *arg)
 	pthread_cond_broadcast(&workers_ended);
 	pthread_mutex_unlock(&workers_lock);
 	return NULL;
+}
+
+struct worker *worker_attach(const struct swtee_uuid *uuid, struct reefs *fs, int sock,
+			     uint8_t *bulk, const uint8_t *heap, size_t heap_len)
+{
+	struct worker *w = calloc(1, sizeof(*w));
+
+	if (!w)
+		return NULL;
+	w->buf = malloc(PROTO_STOR_WINDOW);
+	if (!w->buf) {
+		free(w);
+		return NULL;
+	}
+	w->uuid = *uuid;
+	w->fs = fs;
+	w->own_fs.sock = -1;
+	w->sock = sock;
+	w->bulk = bulk;
+	w->heap = heap;
+	w->heap_len = heap_len;
+	return w;
+}
+
+bool worker_request(struct worker *w, const uint8_t *req, size_t n)
+{
+	return handle_request(w, req, n);
+}
+
+void worker_idle(struct worker *w)
+{
+	if (w->confirm_due && !w->p.active)
+		confirm(w);
+}
+
+void worker_detach(struct worker *w)
+{
+	if (!w)
+		return;
+	requests_end(w);
+	free(w);
 }
 
 /* A REE FS channel handed to the supplicant; our end in *sock, the window in *win. */
@@ -1283,7 +1336,8 @@ void storage_ctl_request(struct core *c, struct instance *in, struct buf_reader 
 	if (!w)
 		goto reply;
 	w->sock = -1;
-	w->fs.sock = -1;
+	w->own_fs.sock = -1;
+	w->fs = &w->own_fs;
 	w->heap = heap; /* unmapped by worker_release */
 	w->heap_len = heap_len;
 	heap_taken = true;
@@ -1296,7 +1350,7 @@ void storage_ctl_request(struct core *c, struct instance *in, struct buf_reader 
 		goto reply;
 	w->bulk = bulk; /* unmapped by worker_release */
 	res = TEE_ERROR_STORAGE_NOT_AVAILABLE;
-	if (supplicant_channel(c, &fs_sock, &fs_win) || reefs_open(&w->fs, fs_sock, fs_win))
+	if (supplicant_channel(c, &fs_sock, &fs_win) || reefs_open(&w->own_fs, fs_sock, fs_win))
 		goto reply;
 	fs_sock = -1; /* transferred */
 	close(fs_win);
@@ -1381,8 +1435,8 @@ void storage_fini(void)
 	while (workers && !pthread_cond_timedwait(&workers_ended, &workers_lock, &limit))
 		;
 	for (struct worker *w = workers; w; w = w->next)
-		if (w->fs.sock >= 0)
-			shutdown(w->fs.sock, SHUT_RDWR);
+		if (w->own_fs.sock >= 0)
+			shutdown(w->own_fs.sock, SHUT_RDWR);
 	while (workers)
 		pthread_cond_wait(&workers_ended, &workers_lock);
 	pthread_mutex_unlock(&workers_lock);
