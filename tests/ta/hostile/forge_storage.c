@@ -84,7 +84,8 @@ TEE_Result hostile_forge_heap_writes(TEE_Param p[TEE_NUM_PARAMS])
 		} bad[] = {
 		    {CHUNK, PROTO_STOR_WRITE_HEAP, (uint64_t)(end - start) + 2 * CHUNK},
 		    {4096, PROTO_STOR_WRITE_HEAP, UINT64_MAX - 4095},
-		    {PROTO_STOR_WINDOW, PROTO_STOR_WRITE_HEAP, 4096},
+		    /* Starts inside, ends past the end, whatever TA_DATA_SIZE is. */
+		    {2 * CHUNK, PROTO_STOR_WRITE_HEAP, (uint64_t)(end - start) - CHUNK},
 		    {CHUNK, PROTO_STOR_WRITE_HEAP | 8, from},
 		};
 
