@@ -93,6 +93,7 @@ struct core {
 	struct endpoint zygote;
 	struct endpoint sig;
 	struct endpoint *supplicant; /* NULL while none is connected */
+	uid_t supplicant_uid;	     /* the user tee-supplicant runs as */
 	pid_t zygote_pid;
 	struct client *clients;
 	size_t nclients;

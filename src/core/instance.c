@@ -55,6 +55,11 @@ int instance_zygote_start(struct core *c)
 	}
 	if (pid == 0) {
 		int fd = dup(sv[1]); /* without close-on-exec */
+		int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+
+		/* No TA reads what is typed on the terminal that started the TEE. */
+		if (null < 0 || dup2(null, STDIN_FILENO) < 0)
+			_exit(127);
 
 		snprintf(fdarg, sizeof(fdarg), "%d", fd);
 		execl(host, "swtee-ta-host", "--zygote", fdarg, (char *)NULL);

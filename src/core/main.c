@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <pwd.h>
 #include <grp.h>
 #include <signal.h>
 #include <stdio.h>
@@ -92,6 +93,44 @@ static int load_keys(struct core *c, char **extra, size_t nextra)
 	return 0;
 }
 
+/*
+ * The supplicant's socket. By default only the core's own user may connect.
+ * With a supplicant user (privilege separation: tee-supplicant cannot read
+ * the core's secrets), the socket belongs to that user when the core is
+ * root, and otherwise to its primary group, of which the core's user must
+ * be a member; supplicant_accept() checks the peer's uid as well.
+ */
+static int listen_supplicant(struct core *c, const char *path, const char *user)
+{
+	const struct passwd *pw = NULL;
+	int rc = 0;
+
+	c->supplicant_uid = getuid();
+	if (!user) {
+		c->listen_supplicant.fd = listen_on(path, 0600);
+		return c->listen_supplicant.fd < 0 ? -1 : 0;
+	}
+	pw = getpwnam(user);
+	if (!pw) {
+		log_error("no such user: %s (--supplicant-user)", user);
+		return -1;
+	}
+	c->supplicant_uid = pw->pw_uid;
+	c->listen_supplicant.fd = listen_on(path, geteuid() == 0 ? 0600 : 0660);
+	if (c->listen_supplicant.fd < 0)
+		return -1;
+	if (geteuid() == 0)
+		rc = chown(path, pw->pw_uid, pw->pw_gid);
+	else
+		rc = chown(path, (uid_t)-1, pw->pw_gid);
+	if (rc) {
+		log_error("cannot give %s to user %s: %s (the core's user must be in group %u)",
+			  path, user, strerror(errno), (unsigned int)pw->pw_gid);
+		return -1;
+	}
+	return 0;
+}
+
 static void usage(FILE *f)
 {
 	fprintf(
@@ -101,6 +140,8 @@ static void usage(FILE *f)
 	    "                                $XDG_RUNTIME_DIR/swtee/tee.sock)\n"
 	    "      --supplicant-socket PATH  socket tee-supplicant connects to\n"
 	    "                                (default: supplicant.sock beside the client socket)\n"
+	    "      --supplicant-user NAME    tee-supplicant runs as user NAME: only NAME (and\n"
+	    "                                the core's own user) may connect to its socket\n"
 	    "  -k, --ta-key PEM              also trust TAs signed with this RSA key\n"
 	    "      --socket-group NAME       only members of group NAME may connect\n"
 	    "      --secure-dir DIR          the core's own secrets: the storage HUK and\n"
@@ -169,6 +210,7 @@ int main(int argc, char **argv)
 	static const struct option opts[] = {
 	    {"socket", required_argument, NULL, 's'},
 	    {"supplicant-socket", required_argument, NULL, 'S'},
+	    {"supplicant-user", required_argument, NULL, 'U'},
 	    {"ta-key", required_argument, NULL, 'k'},
 	    {"ready-fd", required_argument, NULL, 'r'},
 	    {"verbose", no_argument, NULL, 'v'},
@@ -188,6 +230,7 @@ int main(int argc, char **argv)
 	int ready_fd = -1;
 	int level = LOG_LVL_INFO;
 	const char *group = NULL;
+	const char *supp_user = NULL;
 	const char *secure_dir = NULL;
 	const char *socket_policy = NULL;
 	gid_t gid = 0;
@@ -202,6 +245,9 @@ int main(int argc, char **argv)
 			break;
 		case 'S':
 			snprintf(supp_path, sizeof(supp_path), "%s", optarg);
+			break;
+		case 'U':
+			supp_user = optarg;
 			break;
 		case 'k':
 			if (nextra >= CORE_MAX_KEYS - 1) {
@@ -292,8 +338,9 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	c->listen_supplicant.kind = EP_LISTEN_SUPPLICANT;
-	c->listen_supplicant.fd = listen_on(supp_path, 0600);
-	if (c->listen_client.fd < 0 || c->listen_supplicant.fd < 0 ||
+	if (listen_supplicant(c, supp_path, supp_user))
+		return 1;
+	if (c->listen_client.fd < 0 ||
 	    core_watch(c, &c->listen_client) || core_watch(c, &c->listen_supplicant))
 		return 1;
 	if (instance_zygote_start(c)) {

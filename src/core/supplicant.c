@@ -42,7 +42,7 @@ void supplicant_accept(struct core *c)
 	if (fd < 0)
 		return;
 	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) ||
-	    (cred.uid != getuid() && cred.uid != 0)) {
+	    (cred.uid != c->supplicant_uid && cred.uid != getuid() && cred.uid != 0)) {
 		log_error("refusing a supplicant connection from uid %u", (unsigned int)cred.uid);
 		goto drop;
 	}

@@ -7,9 +7,11 @@
  *     and shared memory need, open files, processes;
  *   - a seccomp allowlist (libseccomp) that has no system call taking a
  *     path and none that makes a socket, a process or executable memory: no
- *     file system, no network, no code but the verified TA's. Anything else
- *     raises SIGSYS: the instance logs the refused call and ends; its clients
- *     see TEEC_ERROR_TARGET_DEAD, the core and every other instance carry on;
+ *     file system, no network, no code but the verified TA's, and nothing
+ *     that signals another process (no fcntl owner or O_ASYNC). Anything
+ *     else raises SIGSYS, whose handler the TA cannot replace: the instance
+ *     logs the refused call and ends; its clients see TEEC_ERROR_TARGET_DEAD,
+ *     the core and every other instance carry on;
  *   - with SWTEE_TA_NAMESPACES=1 in swteed's environment, also private user,
  *     mount, network and IPC namespaces with an empty root, as a second wall.
  *     It is not the default: it costs about 0.8 ms per instance start here,
@@ -32,6 +34,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "log.h"
@@ -126,6 +129,25 @@ static int empty_root(void)
 #define ALLOW(ctx, name) seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(name), 0)
 
 /*
+ * fcntl for descriptor flags and seals only. Nothing that names a process
+ * (F_SETOWN, F_SETOWN_EX, F_SETSIG, leases) and no O_ASYNC: with those a TA
+ * could have the kernel signal any process its user may signal.
+ */
+static int fcntl_allow(scmp_filter_ctx ctx)
+{
+	static const int cmds[] = {F_GETFD, F_SETFD, F_GETFL, F_GET_SEALS, F_ADD_SEALS,
+				   F_DUPFD_CLOEXEC};
+
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		if (seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(fcntl), 1,
+				     SCMP_A1(SCMP_CMP_EQ, (scmp_datum_t)cmds[i])))
+			return -1;
+	return seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(fcntl), 2,
+				SCMP_A1(SCMP_CMP_EQ, F_SETFL),
+				SCMP_A2(SCMP_CMP_MASKED_EQ, O_ASYNC, 0));
+}
+
+/*
  * The allowlist is compiled to BPF while the process is still a spare (off
  * the path of a session open: it takes about a quarter of a millisecond) and
  * loaded once the TA is mapped.
@@ -152,7 +174,6 @@ static int allowlist_compile(void)
 	    SCMP_SYS(munmap),
 	    SCMP_SYS(mremap),
 	    SCMP_SYS(brk),
-	    SCMP_SYS(madvise),
 	    SCMP_SYS(sendmsg),
 	    SCMP_SYS(recvmsg),
 	    SCMP_SYS(sendto),
@@ -174,11 +195,9 @@ static int allowlist_compile(void)
 	    SCMP_SYS(getrandom),
 	    SCMP_SYS(rt_sigreturn),
 	    SCMP_SYS(rt_sigprocmask),
-	    SCMP_SYS(rt_sigaction),
 	    SCMP_SYS(sigaltstack),
 	    SCMP_SYS(exit),
 	    SCMP_SYS(exit_group),
-	    SCMP_SYS(memfd_create),
 	    SCMP_SYS(ftruncate),
 	    SCMP_SYS(sched_yield),
 	    SCMP_SYS(restart_syscall),
@@ -203,8 +222,16 @@ static int allowlist_compile(void)
 	    /* stat of an open descriptor only, never of a path */
 	    seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(newfstatat), 1,
 			     SCMP_A3(SCMP_CMP_MASKED_EQ, AT_EMPTY_PATH, AT_EMPTY_PATH)) ||
-	    /* fcntl for seals and descriptor flags */
-	    seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(fcntl), 0) ||
+	    fcntl_allow(ctx) ||
+	    /* every madvise but the one that frees a shared file's pages */
+	    seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(madvise), 1,
+			     SCMP_A2(SCMP_CMP_NE, MADV_REMOVE)) ||
+	    /* memfds of ordinary pages only: hugetlb pages can vanish under a reader */
+	    seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(memfd_create), 1,
+			     SCMP_A1(SCMP_CMP_MASKED_EQ, MFD_HUGETLB, 0)) ||
+	    /* any handler but SIGSYS's: a refused call always ends the instance */
+	    seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(rt_sigaction), 1,
+			     SCMP_A0(SCMP_CMP_NE, SIGSYS)) ||
 	    /* abort() signals the caller only */
 	    seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(tgkill), 1,
 			     SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)getpid())) ||
@@ -216,7 +243,9 @@ static int allowlist_compile(void)
 	 * Test builds only: the sanitizers' report of a crash asks whether
 	 * stderr is a terminal and reads their own executable's name.
 	 */
-	if (ALLOW(ctx, ioctl) || ALLOW(ctx, readlink) || ALLOW(ctx, readlinkat) ||
+	if (seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(ioctl), 1,
+			     SCMP_A1(SCMP_CMP_EQ, TCGETS)) ||
+	    ALLOW(ctx, readlink) || ALLOW(ctx, readlinkat) ||
 	    ALLOW(ctx, sched_getaffinity))
 		goto out;
 #endif

@@ -22,6 +22,27 @@
 #include "log.h"
 #include "runtime.h"
 
+/*
+ * Not dumpable from the first code this program runs: the zygote and every
+ * spare forked from it hold the sandbox that is yet to be entered, and a
+ * process of the same user that could write their memory (/proc/PID/mem,
+ * ptrace) could switch it off for every TA to come. execve() made this
+ * process dumpable again; the pre-initialisers run before any library's
+ * constructor.
+ */
+static void undumpable(int argc, char **argv, char **envp)
+{
+	(void)argc;
+	(void)argv;
+	(void)envp;
+	if (prctl(PR_SET_DUMPABLE, 0) != 0)
+		_exit(126);
+}
+
+__attribute__((section(".preinit_array"), used)) static void (*const preinit[])(int, char **,
+									 char **) = {
+    undumpable};
+
 static void report_exits(int zfd)
 {
 	pid_t pid = 0;

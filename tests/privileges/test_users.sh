@@ -2,6 +2,10 @@
 # Login identities come from the kernel: with two real users (and a third
 # outside the TEE's group), each client gets the identity of the user it
 # runs as, whatever it claims, and a non-member cannot reach the core at all.
+# The core, tee-supplicant and the clients run as users of their own, as the
+# shipped units do: the supplicant serves TAs and storage yet cannot read the
+# core's secrets, no other user may pose as the supplicant, and no process of
+# the core's user can write the memory of the TA zygote or a spare instance.
 # Needs root (to make users); prints "N passed, M failed" last.
 set -u
 BUILD=$1
@@ -22,25 +26,57 @@ check() { # name expected got
 
 getent group swtee-t-tee >/dev/null || groupadd swtee-t-tee
 getent group swtee-t-other >/dev/null || groupadd swtee-t-other
-for u in swtee-t-core swtee-t-a swtee-t-b swtee-t-c; do
+for u in swtee-t-core swtee-t-supp swtee-t-a swtee-t-b swtee-t-c; do
 	id "$u" >/dev/null 2>&1 || useradd -M -N -g nogroup -s /usr/sbin/nologin "$u"
 done
 usermod -a -G swtee-t-tee swtee-t-core
 usermod -a -G swtee-t-tee swtee-t-a
 usermod -a -G swtee-t-tee swtee-t-b
+usermod -a -G swtee-t-tee swtee-t-supp
+getent group swtee-t-supp >/dev/null || groupadd swtee-t-supp
+usermod -g swtee-t-supp swtee-t-supp
+usermod -a -G swtee-t-supp swtee-t-core
 
 run=$(mktemp -d /tmp/swtee-priv.XXXXXX)
 chmod 0755 "$run"
+# The test users may not be able to reach the checkout (a private home or
+# temporary folder): they run a copy of what they need.
+mkdir -p "$run/build/bin"
+cp "$BUILD/bin/swteed" "$BUILD/bin/tee-supplicant" "$BUILD/bin/login_identity" \
+	"$BUILD/bin/xtest" "$run/build/bin/"
+cp -r "$BUILD/lib" "$run/build/"
+chmod -R a+rX "$run/build"
+BUILD=$run/build
+export LD_LIBRARY_PATH=$BUILD/lib
 install -d -o swtee-t-core -g swtee-t-tee -m 0750 "$run/sock"
+install -d -o swtee-t-core -g "$(id -g swtee-t-core)" -m 0700 "$run/secure"
+install -d -o swtee-t-supp -g swtee-t-supp -m 0700 "$run/ree"
 sock=$run/sock/tee.sock
 supp=$run/sock/supplicant.sock
 as_user() { local u=$1; shift; exec setpriv --reuid="$u" --regid="$(id -g "$u")" --init-groups "$@"; }
 
-(as_user swtee-t-core "$BUILD/bin/swteed" -q -s "$sock" --supplicant-socket "$supp" \
-	--socket-group swtee-t-tee) &
+# The core and the supplicant start as the shipped units start them (dist/),
+# with the test's directories and users for the system's.
+dist=$(cd "$(dirname "$0")/../../dist" && pwd)
+unit_cmd() {
+	sed -n 's/^ExecStart=//p' "$dist/$1" | sed -e "s|/usr/local/bin|$BUILD/bin|g" \
+		-e "s|/usr/local/lib|$BUILD/lib|g" -e "s|/run/swtee|$run/sock|g" \
+		-e "s|/var/lib/swtee|$run|g" -e "s|--supplicant-user swtee-supp|--supplicant-user swtee-t-supp|" \
+		-e "s|--socket-group tee|--socket-group swtee-t-tee|"
+}
+unit_user() { sed -n 's/^User=//p' "$dist/$1"; }
+check "the units run the core and the supplicant as two users" "swtee swtee-supp" \
+	"$(unit_user swteed.service) $(unit_user tee-supplicant.service)"
+read -r -a core_cmd <<<"$(unit_cmd swteed.service)"
+read -r -a supp_cmd <<<"$(unit_cmd tee-supplicant.service)"
+(as_user swtee-t-core "${core_cmd[@]}" -q) &
 core=$!
-for _ in $(seq 100); do [ -S "$sock" ] && break; sleep 0.05; done
-(as_user swtee-t-core "$BUILD/bin/tee-supplicant" -l "$BUILD/lib/swtee/ta" "$supp") &
+for _ in $(seq 100); do [ -S "$supp" ] && break; sleep 0.05; done
+# Another member of the TEE's group cannot pose as the supplicant.
+check "user a cannot be the supplicant" "refused" \
+	"$( (as_user swtee-t-a timeout 5 "$BUILD/bin/tee-supplicant" -f "$run/ree" -l "$BUILD/lib/swtee/ta" \
+		"$supp") >/dev/null 2>&1 && echo served || echo refused)"
+(as_user swtee-t-supp "${supp_cmd[@]}") &
 supp_pid=$!
 sleep 0.3
 
@@ -62,6 +98,27 @@ check "user a: APPLICATION login, core of another user" "error ffff0001" "$(iden
 check "core user: APPLICATION login" "4 $(python3 "$(dirname "$0")/uuid_v5.py" "app=$(readlink -f "$BUILD/bin/login_identity")")" "$(ident swtee-t-core app)"
 check "user c (not in the group) cannot connect" "error ffff0008" "$(ident swtee-t-c user)"
 check "state of the core is not readable by others" "750" "$(stat -c %a "$run/sock")"
+check "supplicant socket: supplicant's group only" "660 swtee-t-supp" "$(stat -c '%a %G' "$supp")"
+
+# Storage goes through the supplicant under its own user; the key it is
+# sealed with stays where that user cannot read it.
+check "storage through a supplicant of its own user" "0" \
+	"$( (as_user swtee-t-a "$BUILD/bin/xtest" -t regression 6001 >/dev/null 2>&1); echo $?)"
+check "the core keeps a storage key" "yes" "$([ -s "$run/secure/huk" ] && echo yes || echo no)"
+check "supplicant cannot read the core's secrets" "denied" \
+	"$( (as_user swtee-t-supp cat "$run/secure/huk") >/dev/null 2>&1 && echo read || echo denied)"
+check "supplicant's files are its own" "swtee-t-supp" \
+	"$(find "$run/ree" -mindepth 1 -printf '%u\n' | sort -u | tr '\n' ' ' | sed 's/ $//')"
+
+# Non-dumpable processes have their /proc files owned by root: the core's
+# user cannot open their memory.
+zygote=$(pgrep -P "$core" -x swtee-zygote || pgrep -u swtee-t-core -x swtee-zygote)
+check "the TA zygote is running" "yes" "$([ -n "$zygote" ] && echo yes || echo no)"
+check "the TA zygote is not dumpable" "root" "$(stat -c %U "/proc/$zygote/mem" 2>&1)"
+spares=$(pgrep -P "$zygote" | head -1)
+check "a spare TA process is not dumpable" "root" "$(stat -c %U "/proc/$spares/mem" 2>&1)"
+check "the core's user cannot write the zygote's memory" "denied" \
+	"$( (as_user swtee-t-core sh -c "exec 3<>/proc/$zygote/mem") 2>/dev/null && echo opened || echo denied)"
 
 kill "$supp_pid" "$core" 2>/dev/null
 wait "$core" "$supp_pid" 2>/dev/null

@@ -1,12 +1,15 @@
 /*
  * regression 1050: the TA sandbox. A hostile TA tries to open files, make
  * sockets, ptrace, fork, exec, map executable memory, read and kill other
- * processes: each attempt ends that instance only (TEEC_ERROR_TARGET_DEAD
- * from the TEE), and other sessions carry on. It also forges storage
+ * processes, have the kernel signal them, catch the sandbox's SIGSYS, make
+ * memory that can vanish under a reader: each attempt ends that instance
+ * only (TEEC_ERROR_TARGET_DEAD from the TEE), and other sessions carry on. It also forges storage
  * requests about its heap, which the core refuses.
  */
+#include <signal.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <tee_client_api.h>
@@ -30,6 +33,45 @@ static uint32_t core_pid(void)
 	return (uint32_t)cred.pid;
 }
 
+/*
+ * The attack in full: the TA asks the kernel to SIGKILL a process of its
+ * user whenever its control socket has data, then the core writes to it.
+ * The victim is a child of ours; it must outlive the attempt.
+ */
+static void signal_by_fd(ADBG_Case_t *c)
+{
+	TEEC_Session s = {0};
+	TEEC_Operation op = TEEC_OPERATION_INITIALIZER;
+	uint32_t orig = 0;
+	int status = 0;
+	pid_t victim = 0;
+
+	Do_ADBG_BeginSubCase(c, "A TA may not have the kernel signal another process");
+	victim = fork();
+	if (victim == 0) {
+		pause();
+		_exit(0);
+	}
+	if (ADBG_EXPECT_TRUE(c, victim > 0) &&
+	    ADBG_EXPECT_TEEC_SUCCESS(c, xtest_teec_open_session(&s, &hostile_uuid, NULL, &orig))) {
+		op.paramTypes = TEEC_PARAM_TYPES(TEEC_VALUE_INPUT, TEEC_NONE, TEEC_NONE, TEEC_NONE);
+		op.params[0].value.a = (uint32_t)victim;
+		ADBG_EXPECT_TEEC_RESULT(
+		    c, TEEC_ERROR_TARGET_DEAD,
+		    TEEC_InvokeCommand(&s, TA_HOSTILE_CMD_SIGNAL_BY_FD, &op, &orig));
+		/* Had the instance lived, this request would have fired the signal. */
+		(void)TEEC_InvokeCommand(&s, TA_HOSTILE_CMD_NOP, NULL, &orig);
+		TEEC_CloseSession(&s);
+		usleep(50 * 1000);
+		ADBG_EXPECT(c, 0, waitpid(victim, &status, WNOHANG));
+	}
+	if (victim > 0) {
+		kill(victim, SIGKILL);
+		waitpid(victim, &status, 0);
+	}
+	Do_ADBG_EndSubCase(c, NULL);
+}
+
 static void xtest_tee_test_1050(ADBG_Case_t *c)
 {
 	static const struct {
@@ -47,6 +89,12 @@ static void xtest_tee_test_1050(ADBG_Case_t *c)
 	    {TA_HOSTILE_CMD_MPROTECT_EXEC, "make memory executable"},
 	    {TA_HOSTILE_CMD_PROCESS_VM_READ, "read the core's memory"},
 	    {TA_HOSTILE_CMD_KILL, "kill the core"},
+	    {TA_HOSTILE_CMD_SETOWN_EX, "name a process to signal (F_SETOWN_EX)"},
+	    {TA_HOSTILE_CMD_SETSIG, "choose the signal of its I/O (F_SETSIG)"},
+	    {TA_HOSTILE_CMD_ASYNC, "ask for signals on I/O (O_ASYNC)"},
+	    {TA_HOSTILE_CMD_SIGSYS_HANDLER, "catch the sandbox's SIGSYS"},
+	    {TA_HOSTILE_CMD_MEMFD_HUGETLB, "make a hugetlb memfd"},
+	    {TA_HOSTILE_CMD_MADV_REMOVE, "free a file's pages (MADV_REMOVE)"},
 	};
 	TEEC_Session other = {0};
 	uint32_t orig = 0;
@@ -78,6 +126,8 @@ static void xtest_tee_test_1050(ADBG_Case_t *c)
 		Do_ADBG_EndSubCase(c, NULL);
 	}
 	TEEC_CloseSession(&other);
+
+	signal_by_fd(c);
 
 	Do_ADBG_BeginSubCase(c, "The heap is bounded by TA_DATA_SIZE");
 	{

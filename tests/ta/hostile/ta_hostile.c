@@ -18,6 +18,40 @@
 #include "forge_storage.h"
 #include "ta_hostile.h"
 
+/* The TA's first socket: the control socket to the core. */
+static int a_socket(void)
+{
+	struct stat st;
+
+	for (int fd = 0; fd < 256; fd++)
+		if (!fstat(fd, &st) && S_ISSOCK(st.st_mode))
+			return fd;
+	return -1;
+}
+
+static void signal_by_fd(pid_t victim)
+{
+	int fd = a_socket();
+	int fl = fcntl(fd, F_GETFL);
+
+	(void)fcntl(fd, F_SETOWN, victim);
+	(void)fcntl(fd, F_SETSIG, SIGKILL);
+	(void)fcntl(fd, F_SETFL, fl | O_ASYNC);
+}
+
+static void on_sigsys(int sig)
+{
+	(void)sig;
+}
+
+static void own_sigsys_handler(void)
+{
+	struct sigaction sa = {.sa_handler = on_sigsys};
+
+	(void)sigaction(SIGSYS, &sa, NULL);
+	(void)open("/etc/passwd", O_RDONLY);
+}
+
 TEE_Result TA_CreateEntryPoint(void)
 {
 	return TEE_SUCCESS;
@@ -100,6 +134,31 @@ TEE_Result TA_InvokeCommandEntryPoint(void *ctx, uint32_t cmd, uint32_t types,
 		return hostile_forge_heap_writes(p);
 	case TA_HOSTILE_CMD_UNSEALED_HEAP:
 		hostile_unsealed_heap();
+		break;
+	case TA_HOSTILE_CMD_SIGNAL_BY_FD:
+		signal_by_fd((pid_t)p[0].value.a);
+		break;
+	case TA_HOSTILE_CMD_SETOWN_EX: {
+		struct f_owner_ex owner = {.type = F_OWNER_PID, .pid = (pid_t)p[0].value.a};
+
+		(void)fcntl(a_socket(), F_SETOWN_EX, &owner);
+		break;
+	}
+	case TA_HOSTILE_CMD_SETSIG:
+		(void)fcntl(a_socket(), F_SETSIG, SIGKILL);
+		break;
+	case TA_HOSTILE_CMD_ASYNC:
+		(void)fcntl(a_socket(), F_SETFL, O_ASYNC | O_NONBLOCK);
+		break;
+	case TA_HOSTILE_CMD_SIGSYS_HANDLER:
+		own_sigsys_handler();
+		break;
+	case TA_HOSTILE_CMD_MEMFD_HUGETLB:
+		(void)memfd_create("hostile-huge", MFD_HUGETLB);
+		break;
+	case TA_HOSTILE_CMD_MADV_REMOVE:
+		mem = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		(void)madvise(mem, 4096, MADV_REMOVE);
 		break;
 	default:
 		return TEE_ERROR_NOT_SUPPORTED;

@@ -26,5 +26,16 @@
 /* Storage writes that claim heap data outside the heap -> value[1].a = steps passed (4: all) */
 #define TA_HOSTILE_CMD_FORGE_HEAP_WRITES 13
 #define TA_HOSTILE_CMD_UNSEALED_HEAP 14 /* a storage channel over a heap that can shrink */
+/*
+ * The kernel signals process value[0].a with SIGKILL when the TA's control
+ * socket becomes readable: F_SETOWN, F_SETSIG, O_ASYNC on it.
+ */
+#define TA_HOSTILE_CMD_SIGNAL_BY_FD 15
+#define TA_HOSTILE_CMD_SETOWN_EX 16	 /* fcntl(F_SETOWN_EX, value[0].a) */
+#define TA_HOSTILE_CMD_SETSIG 17	 /* fcntl(F_SETSIG, SIGKILL) */
+#define TA_HOSTILE_CMD_ASYNC 18		 /* fcntl(F_SETFL, O_ASYNC) */
+#define TA_HOSTILE_CMD_SIGSYS_HANDLER 19 /* its own SIGSYS handler, then open() */
+#define TA_HOSTILE_CMD_MEMFD_HUGETLB 20	 /* memfd_create(MFD_HUGETLB) */
+#define TA_HOSTILE_CMD_MADV_REMOVE 21	 /* madvise(MADV_REMOVE) */
 
 #endif
