@@ -1,4 +1,9 @@
-# Defaults of the kit's settings, and where its tools are.
+# Defaults of the kit's settings, and where its tools are. OP-TEE TA
+# makefiles include this file on its own too, before or after ta_dev_kit.mk.
+
+# swtee's configuration as OP-TEE states its own (host_include/conf.mk: the
+# CFG_ options this TEE provides are y), for TAs that test them.
+-include $(abspath $(dir $(lastword $(MAKEFILE_LIST)))/../host_include/conf.mk)
 
 CFG_TEE_TA_LOG_LEVEL ?= 1
 CFG_TA_OPTEE_CORE_API_COMPAT_1_1 ?= n
@@ -12,6 +17,11 @@ ifeq ($(filter 0 1 2 3 4,$(CFG_TEE_TA_LOG_LEVEL)),)
 $(error ta_dev_kit: CFG_TEE_TA_LOG_LEVEL=$(CFG_TEE_TA_LOG_LEVEL): use 0 (none) to 4 (flow))
 endif
 tdk-comma := ,
+tdk-uuid-re := ^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$$
+define tdk-newline
+
+
+endef
 tdk-space := $() $()
 tdk-sanitizers := $(subst $(tdk-comma), ,$(CFG_TA_SANITIZE))
 ifneq ($(filter-out address undefined,$(tdk-sanitizers)),)

@@ -3,14 +3,29 @@
 
 tdk-only-clean := $(if $(MAKECMDGOALS),$(if $(filter-out clean,$(MAKECMDGOALS)),,y),)
 
-tdk-is-number = $(if $(filter 1,$(words $1)),$(if $(subst 0,,$(subst 1,,$(subst 2,,$(subst 3,,$(subst 4,,$(subst 5,,$(subst 6,,$(subst 7,,$(subst 8,,$(subst 9,,$1)))))))))),,y))
-tdk-cfg-define = $(if $(filter y,$($1)),-D$1=1,$(if $(call tdk-is-number,$($1)),-D$1=$($1)))
-tdk-cfg-defines := $(foreach v,$(sort $(filter CFG_%,$(.VARIABLES))),$(call tdk-cfg-define,$v))
+# Every CFG_ and _CFG_ variable reaches the compiler as OP-TEE passes it:
+# y as 1, n or empty not at all, anything else as it is written, so that
+# CFG_X ?= (32 * 1024) gives -DCFG_X='(32 * 1024)' and IS_ENABLED(CFG_X)
+# works. It is worked out once every sub.mk has been read (compile.mk), so
+# a value a sub.mk sets counts as much as one from the Makefile.
+tdk-shell-quote = '$(subst ','\'',$1)'
+tdk-cfg-define = $(if $(filter y,$($1)),-D$1=1,$(if $(filter xn x,x$(strip $($1))),,-D$1=$(call tdk-shell-quote,$(strip $($1)))))
+tdk-cfg-vars = $(sort $(filter CFG_% _CFG_%,$(.VARIABLES)))
+tdk-cfg-defines = $(foreach v,$(tdk-cfg-vars),$(call tdk-cfg-define,$v))
 
 tdk-compat := $(if $(filter y,$(CFG_TA_OPTEE_CORE_API_COMPAT_1_1)),1,0)
 
-tdk-cppflags := -D__SWTEE__=1 -D__OPTEE_CORE_API_COMPAT_1_1=$(tdk-compat) \
+tdk-cppflags = -D__SWTEE__=1 -D__OPTEE_CORE_API_COMPAT_1_1=$(tdk-compat) \
 	-DTRACE_LEVEL=$(CFG_TEE_TA_LOG_LEVEL) $(tdk-cfg-defines)
+
+# What the TA's Makefile, the command line or the environment sets, as in
+# OP-TEE's kit: CPPFLAGS, CFLAGS (CFLAGS64 for a 64-bit TA when it is set
+# apart), CXXFLAGS and AFLAGS join the kit's own flags, before a sub.mk's;
+# CFLAGS_REMOVE and the like take flags away; LDFLAGS are the linker's
+# (OP-TEE runs ld itself: here each reaches it through -Wl,).
+tdk-user-cflags = $(CFLAGS) $(if $(filter-out $(CFLAGS),$(CFLAGS64)),$(CFLAGS64))
+tdk-user-rm = $(CFLAGS_REMOVE) $(CPPFLAGS_REMOVE) $(AFLAGS_REMOVE) $(CXXFLAGS_REMOVE)
+tdk-user-ldflags = $(foreach f,$(LDFLAGS),-Wl,$f)
 
 tdk-warnings := -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers \
 	-Wpointer-arith -Wshadow -Wundef -Wformat=2 -Wwrite-strings \

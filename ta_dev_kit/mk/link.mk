@@ -7,7 +7,6 @@
 # not loaded from the system at run time); otherwise as -l<name>. LDADD is
 # passed to the linker as it is.
 
-tdk-uuid-re := ^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$$
 ifeq ($(shell printf '%s\n' '$(BINARY)' | grep -Eq '$(tdk-uuid-re)' && echo ok),)
 $(error ta_dev_kit: BINARY=$(BINARY) is not a UUID (xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx))
 endif
@@ -25,6 +24,10 @@ $(error ta_dev_kit: no user_ta_header_defines.h in the TA's directory or its glo
 endif
 
 tdk-libdirs := $(foreach d,$(libdirs),$(abspath $d))
+tdk-libdeps-missing := $(if $(tdk-only-clean),,$(filter-out $(wildcard $(libdeps)),$(libdeps)))
+ifneq ($(tdk-libdeps-missing),)
+$(error ta_dev_kit: libdeps names $(tdk-libdeps-missing), which does not exist: build that library first (LIBNAME=...), or correct libdeps)
+endif
 tdk-cc-finds = $(filter /%,$(shell $(tdk-cc) -print-file-name=lib$1.a))
 tdk-lib-of = $(or $(firstword $(wildcard $(addsuffix /lib$1.a,$(tdk-libdirs)))),$(call tdk-cc-finds,$1),-l$1)
 tdk-libs := $(foreach n,$(libnames),$(call tdk-lib-of,$n))
@@ -53,7 +56,7 @@ $(tdk-hdr-obj): $(tdk-hdr-src) $(tdk-flags-file)
 
 $(tdk-elf): $(tdk-objs) $(tdk-hdr-obj) $(libdeps) $(tdk-flags-file)
 	$(tdk-say) LD $(call tdk-show,$@)
-	$(tdk-q)$(tdk-linker) $(tdk-ldflags) -o $@ $(tdk-objs) $(tdk-hdr-obj) \
+	$(tdk-q)$(tdk-linker) $(tdk-ldflags) $(tdk-user-ldflags) -o $@ $(tdk-objs) $(tdk-hdr-obj) \
 		$(addprefix -L,$(tdk-libdirs)) -Wl,--start-group $(tdk-libs) -Wl,--end-group $(LDADD)
 	$(tdk-q)$(SHELL) $(tdk-dir)/mk/ta_check.sh '$(tdk-nm)' '$(tdk-objcopy)' '$(BINARY)' \
 		'$@' '$(tdk-runtime-syms)'

@@ -15,7 +15,10 @@
 # Variables (on the command line, in the environment, or in the Makefile
 # before the include):
 #   BINARY=<uuid>        the TA to build; or LIBNAME=<name> for lib<name>.a,
-#                        a static library other TAs link with libnames
+#                        a static library other TAs link with libnames; or
+#                        SHLIBNAME=<name> SHLIBUUID=<uuid> for <name>.so, a
+#                        TA shared library other TAs link with -l (see
+#                        mk/shlib.mk)
 #   O=<dir>              output directory
 #   CFG_TEE_TA_LOG_LEVEL 0..4: the most verbose trace.h level compiled in (1)
 #   CFG_TA_OPTEE_CORE_API_COMPAT_1_1=y   the GP 1.1 API (uint32_t sizes)
@@ -29,16 +32,15 @@
 #                        another architecture gives way to the host compiler
 #   CC, COMPILER=clang   the compiler; V=1 shows every command
 #
-# Every other CFG_<name> set to y is passed to the compiler as -DCFG_<name>=1,
-# and one set to a number as -DCFG_<name>=<number>.
+# Every other CFG_<name> (and _CFG_<name>), whether the Makefile, a sub.mk,
+# the command line or the environment sets it, reaches the compiler as in
+# OP-TEE: y as -DCFG_<name>=1, n or empty not at all, any other value as
+# -DCFG_<name>='<value>'. CPPFLAGS, CFLAGS, CXXFLAGS, AFLAGS and LDFLAGS
+# (linker flags, as for ld) join the kit's own; CFLAGS_REMOVE and the like
+# take flags away.
 
-ifneq ($(BINARY),)
-ifneq ($(LIBNAME),)
-$(error ta_dev_kit: set BINARY (a TA) or LIBNAME (a library), not both)
-endif
-endif
-ifeq ($(BINARY)$(LIBNAME),)
-$(error ta_dev_kit: set BINARY=<uuid> (a TA) or LIBNAME=<name> (a static library) before including ta_dev_kit.mk)
+ifneq ($(words $(BINARY) $(LIBNAME) $(SHLIBNAME)),1)
+$(error ta_dev_kit: set one of BINARY=<uuid> (a TA), LIBNAME=<name> (a static library) or SHLIBNAME=<name> with SHLIBUUID=<uuid> (a TA shared library) before including ta_dev_kit.mk$(if $(strip $(BINARY)$(LIBNAME)$(SHLIBNAME)), (they are BINARY=$(BINARY) LIBNAME=$(LIBNAME) SHLIBNAME=$(SHLIBNAME))))
 endif
 
 .DEFAULT_GOAL := all
@@ -49,6 +51,15 @@ endif
 tdk-dir := $(abspath $(dir $(lastword $(MAKEFILE_LIST)))/..)
 tdk-ta-dir := $(CURDIR)
 tdk-out := $(if $(O),$(abspath $(O)),$(tdk-ta-dir))
+# OP-TEE's names for the output directory, which TA makefiles use.
+link-out-dir := $(tdk-out)
+out-dir ?= $(tdk-out)
+
+# A relative TA_DEV_KIT_DIR found the kit from here, but would not from the
+# directory of a make -C or of another TA.
+ifneq ($(filter-out /%,$(TA_DEV_KIT_DIR)),)
+$(info ta_dev_kit: note: TA_DEV_KIT_DIR=$(TA_DEV_KIT_DIR) is relative, so it means another directory for each make -C; pass it as an absolute path: TA_DEV_KIT_DIR=$(tdk-dir))
+endif
 # Paths as shown in messages: relative to the TA when they are inside it.
 tdk-show = $(patsubst $(tdk-ta-dir)/%,%,$1)
 
@@ -68,6 +79,8 @@ include $(tdk-dir)/mk/subdir.mk
 include $(tdk-dir)/mk/compile.mk
 ifneq ($(BINARY),)
 include $(tdk-dir)/mk/link.mk
+else ifneq ($(SHLIBNAME),)
+include $(tdk-dir)/mk/shlib.mk
 else
 include $(tdk-dir)/mk/lib.mk
 endif
@@ -76,7 +89,7 @@ endif
 clean:
 	$(tdk-say) CLEAN $(call tdk-show,$(tdk-out))
 	$(tdk-q)rm -f $(tdk-objs) $(tdk-objs:.o=.d) $(tdk-objs:.o=.gcno) $(tdk-objs:.o=.gcda) \
-		$(tdk-cleanfiles) $(tdk-out)/.ta_dev_kit.flags
+		$(tdk-cleanfiles) $(cleanfiles) $(tdk-out)/.ta_dev_kit.flags
 	$(tdk-q)rm -rf $(tdk-out)/.ta_dev_kit
 	$(tdk-q)if [ "$(tdk-out)" != "$(tdk-ta-dir)" ]; then \
 		find "$(tdk-out)" -depth -type d -empty -delete 2>/dev/null || true; fi

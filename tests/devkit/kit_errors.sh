@@ -81,7 +81,29 @@ expect not_a_uuid "BINARY=hello is not a UUID"
 
 template "$WORK/no_binary"
 sed -i "/BINARY/d" "$WORK/no_binary/Makefile"
-expect no_binary "set BINARY=<uuid> (a TA) or LIBNAME=<name>"
+expect no_binary "set one of BINARY=<uuid> (a TA), LIBNAME=<name> (a static library) or SHLIBNAME=<name>"
+
+template "$WORK/missing_libdep"
+echo 'libdeps += nolib/libnone.a' >> "$WORK/missing_libdep/sub.mk"
+expect missing_libdep "libdeps names nolib/libnone.a, which does not exist"
+
+template "$WORK/gensrc_no_produce"
+echo 'gensrcs-y += thing' >> "$WORK/gensrc_no_produce/sub.mk"
+expect gensrc_no_produce "lists thing in gensrcs-y but sets no produce-thing"
+
+template "$WORK/multiline_cfg"
+printf 'define CFG_TWO_LINES\na\nb\nendef\n' >> "$WORK/multiline_cfg/sub.mk"
+expect multiline_cfg "CFG_TWO_LINES: a CFG_ value is one line"
+
+# A relative TA_DEV_KIT_DIR that happens to work from here builds, with a
+# note that says to make it absolute.
+template "$WORK/relative_kit"
+rel=$(realpath --relative-to="$WORK/relative_kit" "$KIT")
+make -C "$WORK/relative_kit" TA_DEV_KIT_DIR="$rel" > "$WORK/relative_kit.log" 2>&1 ||
+	{ cat "$WORK/relative_kit.log"; fail "relative_kit: the build fails"; }
+grep -qF "TA_DEV_KIT_DIR=$rel is relative" "$WORK/relative_kit.log" ||
+	{ cat "$WORK/relative_kit.log"; fail "relative_kit: no note about the relative path"; }
+echo "ok: relative_kit: $(grep -F 'is relative' "$WORK/relative_kit.log")"
 
 template "$WORK/no_destroy"
 sed -i '/TA_DestroyEntryPoint/d' "$WORK/no_destroy/t.c"
