@@ -316,6 +316,30 @@ static int mkdir_private(const char *base, const char *sub, char *out, size_t n)
 	return 0;
 }
 
+/* dir must be one this user can write: the TEE keeps its state there. */
+static int writable(const char *dir)
+{
+	if (access(dir, W_OK | X_OK) == 0)
+		return 0;
+	fprintf(stderr, "swtee run: the state dir %s is not writable: %s (pass --state DIR with a directory of yours)\n",
+		dir, strerror(errno));
+	return -1;
+}
+
+/* The state dir and its ree/ and secure/, made when missing. */
+static int state_dirs(const char *state, char *ree, size_t ree_n, char *secure, size_t secure_n)
+{
+	if (paths_mkdir_p(state, 0700)) {
+		fprintf(stderr, "swtee run: cannot create the state dir %s: %s\n", state,
+			strerror(errno));
+		return -1;
+	}
+	if (writable(state) || mkdir_private(state, "ree", ree, ree_n) ||
+	    mkdir_private(state, "secure", secure, secure_n) || writable(ree) || writable(secure))
+		return -1;
+	return 0;
+}
+
 static void remove_rundir(const char *dir)
 {
 	char p[SWTEE_PATH_MAX];
@@ -425,8 +449,7 @@ int swtee_run_main(int argc, char **argv)
 		snprintf(state, sizeof(state), "%s", o.state);
 	else if (default_state(state, sizeof(state)))
 		return 1;
-	if (paths_mkdir_p(state, 0700) || mkdir_private(state, "ree", ree, sizeof(ree)) ||
-	    mkdir_private(state, "secure", secure, sizeof(secure)))
+	if (state_dirs(state, ree, sizeof(ree), secure, sizeof(secure)))
 		return 1;
 	snprintf(rundir, sizeof(rundir), "%s/swtee-run.XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	if (!mkdtemp(rundir)) {

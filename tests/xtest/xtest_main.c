@@ -166,9 +166,16 @@ static bool xtest_parse_suites(const char *arg, const char *suites[], size_t *n)
 			return false;
 		}
 		if (!p[len])
-			return true;
+			break;
 		p += len + 1;
 	}
+	if (!*n) {
+		fprintf(stderr, "xtest: nothing to run: -t %s names no suite swtee has "
+				"(known: regression, benchmark)\n",
+			arg);
+		return false;
+	}
+	return true;
 }
 
 /* Everything the command line asks for; the arrays point into argv. */
