@@ -316,14 +316,17 @@ static int mkdir_private(const char *base, const char *sub, char *out, size_t n)
 	return 0;
 }
 
-/* dir must be one this user can write: the TEE keeps its state there. */
-static int writable(const char *dir)
+/*
+ * A state dir that cannot be written still serves reads (a read-only
+ * medium, say): the run goes on, saying that changes will fail.
+ */
+static void warn_unwritable(const char *dir)
 {
-	if (access(dir, W_OK | X_OK) == 0)
-		return 0;
-	fprintf(stderr, "swtee run: the state dir %s is not writable: %s (pass --state DIR with a directory of yours)\n",
-		dir, strerror(errno));
-	return -1;
+	if (access(dir, W_OK | X_OK) != 0)
+		fprintf(stderr,
+			"swtee run: warning: %s is not writable (%s): trusted storage can be read "
+			"but not changed; pass --state DIR with a directory of yours\n",
+			dir, strerror(errno));
 }
 
 /* The state dir and its ree/ and secure/, made when missing. */
@@ -334,9 +337,11 @@ static int state_dirs(const char *state, char *ree, size_t ree_n, char *secure, 
 			strerror(errno));
 		return -1;
 	}
-	if (writable(state) || mkdir_private(state, "ree", ree, ree_n) ||
-	    mkdir_private(state, "secure", secure, secure_n) || writable(ree) || writable(secure))
+	if (mkdir_private(state, "ree", ree, ree_n) ||
+	    mkdir_private(state, "secure", secure, secure_n))
 		return -1;
+	warn_unwritable(ree);
+	warn_unwritable(secure);
 	return 0;
 }
 

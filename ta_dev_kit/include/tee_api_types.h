@@ -5,10 +5,16 @@
 #ifndef TEE_API_TYPES_H
 #define TEE_API_TYPES_H
 
+/*
+ * As OP-TEE's: TAs use PRIu32 and the compiler.h shorthands after
+ * including only this header (or tee_internal_api.h).
+ */
+#include <inttypes.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#include <compiler.h>
 #include <tee_api_defines.h>
 
 /* OP-TEE's TAs (its examples among them) expect this from the API headers. */

@@ -60,4 +60,32 @@ int trace_get_level(void);
 #define FMSG_RAW(...) TRACE_PRINT_AT(TRACE_FLOW, NULL, 0, __VA_ARGS__)
 #define MSG_RAW(...) trace_printf(NULL, 0, TRACE_MIN, false, __VA_ARGS__)
 
+/*
+ * Provided by the TA runtime: prints buf[0..len) in hex, 16 bytes a line,
+ * each line as a message of level from func:line (filtered as those are).
+ */
+void dhex_dump(const char *func, int line, int level, const void *buf, int len);
+
+/* Hex dumps at each level, compiled out above TRACE_LEVEL as the messages are. */
+#define TRACE_HEXDUMP_AT(level, buf, len)                                                          \
+	do {                                                                                       \
+		if ((level) <= TRACE_LEVEL)                                                        \
+			dhex_dump(__func__, __LINE__, (level), (buf), (int)(len));                 \
+	} while (0)
+#define EHEXDUMP(buf, len) TRACE_HEXDUMP_AT(TRACE_ERROR, buf, len)
+#define IHEXDUMP(buf, len) TRACE_HEXDUMP_AT(TRACE_INFO, buf, len)
+#define DHEXDUMP(buf, len) TRACE_HEXDUMP_AT(TRACE_DEBUG, buf, len)
+#define FHEXDUMP(buf, len) TRACE_HEXDUMP_AT(TRACE_FLOW, buf, len)
+
+/* OP-TEE's flow-tracing forms: FMSG with "> " or "< " before the message. */
+#define INMSG(...) FMSG("> " __VA_ARGS__)
+#define OUTMSG(...) FMSG("< " __VA_ARGS__)
+#define OUTRMSG(r)                                                                                 \
+	do {                                                                                       \
+		OUTMSG("r=[%x]", (unsigned int)(r));                                               \
+		return (r);                                                                        \
+	} while (0)
+/* OP-TEE's "synchronised" message; for a TA, an EMSG. */
+#define SMSG(...) TRACE_PRINT_AT(TRACE_ERROR, __func__, __LINE__, __VA_ARGS__)
+
 #endif /* TRACE_H */

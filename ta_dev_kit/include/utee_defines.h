@@ -8,6 +8,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+/* As OP-TEE's, which TAs rely on for PRIx32, vaddr_t and the attributes. */
+#include <compiler.h>
+#include <types_ext.h>
+
 #include <tee_api_defines.h>
 #include <tee_api_defines_extensions.h>
 #include <tee_api_types.h>
@@ -166,6 +170,50 @@ static inline uint32_t utee_alg_get_main_alg(uint32_t algo)
 #define TEE_SHA3_512_HASH_SIZE 64UL
 #define TEE_MD5SHA1_HASH_SIZE (TEE_MD5_HASH_SIZE + TEE_SHA1_HASH_SIZE)
 #define TEE_MAX_HASH_SIZE 64UL
+
+/*
+ * Digest size in bytes of a digest or HMAC algorithm ID, 0 for any other
+ * ID.
+ */
+#define TEE_ALG_GET_DIGEST_SIZE(algo) utee_alg_get_digest_size(algo)
+
+static inline size_t utee_alg_get_digest_size(uint32_t algo)
+{
+	switch (algo) {
+	case TEE_ALG_MD5:
+	case TEE_ALG_HMAC_MD5:
+		return TEE_MD5_HASH_SIZE;
+	case TEE_ALG_SHA1:
+	case TEE_ALG_HMAC_SHA1:
+		return TEE_SHA1_HASH_SIZE;
+	case TEE_ALG_SHA224:
+	case TEE_ALG_HMAC_SHA224:
+	case TEE_ALG_SHA3_224:
+	case TEE_ALG_HMAC_SHA3_224:
+		return TEE_SHA224_HASH_SIZE;
+	case TEE_ALG_SHA256:
+	case TEE_ALG_HMAC_SHA256:
+	case TEE_ALG_SHA3_256:
+	case TEE_ALG_HMAC_SHA3_256:
+	case TEE_ALG_SM3:
+	case TEE_ALG_HMAC_SM3:
+		return TEE_SHA256_HASH_SIZE;
+	case TEE_ALG_SHA384:
+	case TEE_ALG_HMAC_SHA384:
+	case TEE_ALG_SHA3_384:
+	case TEE_ALG_HMAC_SHA3_384:
+		return TEE_SHA384_HASH_SIZE;
+	case TEE_ALG_SHA512:
+	case TEE_ALG_HMAC_SHA512:
+	case TEE_ALG_SHA3_512:
+	case TEE_ALG_HMAC_SHA3_512:
+		return TEE_SHA512_HASH_SIZE;
+	case TEE_ALG_MD5SHA1:
+		return TEE_MD5SHA1_HASH_SIZE;
+	default:
+		return 0;
+	}
+}
 
 /* TEE_Time arithmetic; millis stays below TEE_TIME_MILLIS_BASE. */
 #define TEE_TIME_MILLIS_BASE 1000

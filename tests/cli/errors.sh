@@ -34,11 +34,11 @@ if [ "$(id -u)" = 0 ]; then
 	cp -r "$BUILD/bin/swtee" "$bin/"
 	chmod -R a+rX "$bin"
 	# shellcheck disable=SC2086 # a command and its options
-	expect "swtee run, a state dir that is not writable" "the state dir $ro is not writable" \
+	expect "swtee run, a state dir that is not writable" "cannot create $ro/ree" \
 		$as_nobody "$bin/swtee" run --state "$ro" -- true
 	rm -rf "$bin"
 else
-	expect "swtee run, a state dir that is not writable" "the state dir $ro is not writable" \
+	expect "swtee run, a state dir that is not writable" "cannot create $ro/ree" \
 		"$BUILD/bin/swtee" run --state "$ro" -- true
 fi
 rmdir "$ro"

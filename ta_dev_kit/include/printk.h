@@ -1,0 +1,18 @@
+/*
+ * OP-TEE's snprintf variants. They format as the C library's snprintf
+ * does; OP-TEE's own extension formats (%pUl for a TEE_UUID) are not
+ * supported, and the compiler's format check rejects them.
+ */
+#ifndef PRINTK_H
+#define PRINTK_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+/* As snprintf and vsnprintf: the length the whole output would have. */
+int snprintk(char *str, size_t size, const char *fmt, ...) __attribute__((__format__(__printf__, 3, 4)));
+int vsnprintk(char *str, size_t size, const char *fmt, va_list ap)
+    __attribute__((__format__(__printf__, 3, 0)));
+
+#endif /* PRINTK_H */

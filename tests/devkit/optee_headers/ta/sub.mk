@@ -1,0 +1,2 @@
+global-incdirs-y += include
+srcs-y += optee_headers_ta.c
