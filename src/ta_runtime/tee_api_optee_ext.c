@@ -286,8 +286,7 @@ void dhex_dump(const char *func, int line, int level, const void *buf, int len)
 		int n = len - at < HEX_PER_LINE ? len - at : HEX_PER_LINE;
 
 		for (int i = 0; i < n; i++)
-			snprintf(text + 3 * i, 4, "%02x ", p[at + i]);
-		text[3 * n - 1] = '\0';
+			snprintf(text + 3 * i, 4, "%02x%s", p[at + i], i + 1 < n ? " " : "");
 		trace_printf(func, line, level, true, "%04x: %s", (unsigned int)at, text);
 	}
 }

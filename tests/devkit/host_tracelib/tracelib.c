@@ -3,6 +3,10 @@
  * DEBUGLEVEL_<n> from the build) and links _dprintf and dump_buffer from
  * libteec; describes a supplicant plugin with tee_plugin_method.h.
  */
+/* The build names the prefix; a reader of the file alone (cppcheck) sees this one. */
+#ifndef BINARY_PREFIX
+#define BINARY_PREFIX "TRACELIB"
+#endif
 #include <stdint.h>
 #include <string.h>
 #include <tee_client_api.h>
