@@ -53,6 +53,8 @@ void _dprintf(const char *function, int line, int level, const char *prefix, con
 		len = (size_t)n;
 	}
 	va_start(ap, fmt);
+	/* The analyzer loses va_start across the early returns above. */
+	/* NOLINTNEXTLINE(clang-analyzer-valist.Uninitialized) */
 	n = vsnprintf(msg + len, sizeof(msg) - len, fmt, ap);
 	va_end(ap);
 	if (n < 0)
