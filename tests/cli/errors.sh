@@ -31,11 +31,12 @@ if [ "$(id -u)" = 0 ]; then
 	# root writes anywhere: the unwritable dir is tried as nobody.
 	as_nobody="setpriv --reuid=nobody --regid=nogroup --clear-groups"
 	bin=$(mktemp -d)
-	cp -r "$BUILD/bin/swtee" "$bin/"
+	cp "$BUILD/bin/swtee" "$bin/"
+	cp -P "$BUILD"/lib/libteec.so* "$bin/"
 	chmod -R a+rX "$bin"
 	# shellcheck disable=SC2086 # a command and its options
 	expect "swtee run, a state dir that is not writable" "cannot create $ro/ree" \
-		$as_nobody "$bin/swtee" run --state "$ro" -- true
+		env LD_LIBRARY_PATH="$bin" $as_nobody "$bin/swtee" run --state "$ro" -- true
 	rm -rf "$bin"
 else
 	expect "swtee run, a state dir that is not writable" "cannot create $ro/ree" \
