@@ -340,8 +340,8 @@ int main(int argc, char **argv)
 	c->listen_supplicant.kind = EP_LISTEN_SUPPLICANT;
 	if (listen_supplicant(c, supp_path, supp_user))
 		return 1;
-	if (c->listen_client.fd < 0 ||
-	    core_watch(c, &c->listen_client) || core_watch(c, &c->listen_supplicant))
+	if (c->listen_client.fd < 0 || core_watch(c, &c->listen_client) ||
+	    core_watch(c, &c->listen_supplicant))
 		return 1;
 	if (instance_zygote_start(c)) {
 		log_error("cannot start the TA zygote");

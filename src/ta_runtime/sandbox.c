@@ -135,8 +135,9 @@ static int empty_root(void)
  */
 static int fcntl_allow(scmp_filter_ctx ctx)
 {
-	static const int cmds[] = {F_GETFD, F_SETFD, F_GETFL, F_GET_SEALS, F_ADD_SEALS,
-				   F_DUPFD_CLOEXEC};
+	static const int cmds[] = {
+	    F_GETFD, F_SETFD, F_GETFL, F_GET_SEALS, F_ADD_SEALS, F_DUPFD_CLOEXEC,
+	};
 
 	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		if (seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(fcntl), 1,
@@ -245,8 +246,7 @@ static int allowlist_compile(void)
 	 */
 	if (seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(ioctl), 1,
 			     SCMP_A1(SCMP_CMP_EQ, TCGETS)) ||
-	    ALLOW(ctx, readlink) || ALLOW(ctx, readlinkat) ||
-	    ALLOW(ctx, sched_getaffinity))
+	    ALLOW(ctx, readlink) || ALLOW(ctx, readlinkat) || ALLOW(ctx, sched_getaffinity))
 		goto out;
 #endif
 	fd = memfd_create("seccomp-bpf", MFD_CLOEXEC);

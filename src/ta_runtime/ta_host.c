@@ -39,9 +39,8 @@ static void undumpable(int argc, char **argv, char **envp)
 		_exit(126);
 }
 
-__attribute__((section(".preinit_array"), used)) static void (*const preinit[])(int, char **,
-									 char **) = {
-    undumpable};
+typedef void (*preinit_fn)(int, char **, char **);
+static const preinit_fn preinit[] __attribute__((section(".preinit_array"), used)) = {undumpable};
 
 static void report_exits(int zfd)
 {

@@ -97,7 +97,8 @@
 #else
 #define __no_stackprot __attribute__((__optimize__("-fno-stack-protector")))
 #endif
-#define __inhibit_loop_to_libcall __attribute__((__optimize__("-fno-tree-loop-distribute-patterns")))
+#define __inhibit_loop_to_libcall                                                                  \
+	__attribute__((__optimize__("-fno-tree-loop-distribute-patterns")))
 
 #define __compiler_bswap64(x) __builtin_bswap64((x))
 #define __compiler_bswap32(x) __builtin_bswap32((x))

@@ -11,7 +11,8 @@
 #include <stddef.h>
 
 /* As snprintf and vsnprintf: the length the whole output would have. */
-int snprintk(char *str, size_t size, const char *fmt, ...) __attribute__((__format__(__printf__, 3, 4)));
+int snprintk(char *str, size_t size, const char *fmt, ...)
+    __attribute__((__format__(__printf__, 3, 4)));
 int vsnprintk(char *str, size_t size, const char *fmt, va_list ap)
     __attribute__((__format__(__printf__, 3, 0)));
 

@@ -170,8 +170,9 @@ static bool xtest_parse_suites(const char *arg, const char *suites[], size_t *n)
 		p += len + 1;
 	}
 	if (!*n) {
-		fprintf(stderr, "xtest: nothing to run: -t %s names no suite swtee has "
-				"(known: regression, benchmark)\n",
+		fprintf(stderr,
+			"xtest: nothing to run: -t %s names no suite swtee has "
+			"(known: regression, benchmark)\n",
 			arg);
 		return false;
 	}

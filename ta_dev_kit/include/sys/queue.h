@@ -16,27 +16,27 @@
 /* Loops over the list; tvar holds the next element, so var may be removed. */
 #ifndef LIST_FOREACH_SAFE
 #define LIST_FOREACH_SAFE(var, head, field, tvar)                                                  \
-	for ((var) = LIST_FIRST(head); (var) && ((tvar) = LIST_NEXT((var), field), 1);            \
+	for ((var) = LIST_FIRST(head); (var) && ((tvar) = LIST_NEXT((var), field), 1);             \
 	     (var) = (tvar))
 #endif
 #ifndef SLIST_FOREACH_SAFE
 #define SLIST_FOREACH_SAFE(var, head, field, tvar)                                                 \
-	for ((var) = SLIST_FIRST(head); (var) && ((tvar) = SLIST_NEXT((var), field), 1);          \
+	for ((var) = SLIST_FIRST(head); (var) && ((tvar) = SLIST_NEXT((var), field), 1);           \
 	     (var) = (tvar))
 #endif
 #ifndef STAILQ_FOREACH_SAFE
 #define STAILQ_FOREACH_SAFE(var, head, field, tvar)                                                \
-	for ((var) = STAILQ_FIRST(head); (var) && ((tvar) = STAILQ_NEXT((var), field), 1);        \
+	for ((var) = STAILQ_FIRST(head); (var) && ((tvar) = STAILQ_NEXT((var), field), 1);         \
 	     (var) = (tvar))
 #endif
 #ifndef SIMPLEQ_FOREACH_SAFE
 #define SIMPLEQ_FOREACH_SAFE(var, head, field, tvar)                                               \
-	for ((var) = SIMPLEQ_FIRST(head); (var) && ((tvar) = SIMPLEQ_NEXT((var), field), 1);      \
+	for ((var) = SIMPLEQ_FIRST(head); (var) && ((tvar) = SIMPLEQ_NEXT((var), field), 1);       \
 	     (var) = (tvar))
 #endif
 #ifndef TAILQ_FOREACH_SAFE
 #define TAILQ_FOREACH_SAFE(var, head, field, tvar)                                                 \
-	for ((var) = TAILQ_FIRST(head); (var) && ((tvar) = TAILQ_NEXT((var), field), 1);          \
+	for ((var) = TAILQ_FIRST(head); (var) && ((tvar) = TAILQ_NEXT((var), field), 1);           \
 	     (var) = (tvar))
 #endif
 #ifndef TAILQ_FOREACH_REVERSE_SAFE
@@ -53,7 +53,7 @@
 #ifndef STAILQ_REMOVE_AFTER
 #define STAILQ_REMOVE_AFTER(head, elm, field)                                                      \
 	do {                                                                                       \
-		if (((elm)->field.stqe_next = (elm)->field.stqe_next->field.stqe_next) == NULL)   \
+		if (((elm)->field.stqe_next = (elm)->field.stqe_next->field.stqe_next) == NULL)    \
 			(head)->stqh_last = &(elm)->field.stqe_next;                               \
 	} while (0)
 #endif

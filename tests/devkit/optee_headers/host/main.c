@@ -19,7 +19,8 @@ static int invoke(const char *name, uint32_t cmd, TEEC_Operation *op)
 	TEEC_Result res = TEEC_InvokeCommand(&sess, cmd, op, &origin);
 
 	if (res != TEEC_SUCCESS) {
-		fprintf(stderr, "FAIL %s: 0x%08" PRIx32 " (origin %" PRIu32 ")\n", name, res, origin);
+		fprintf(stderr, "FAIL %s: 0x%08" PRIx32 " (origin %" PRIu32 ")\n", name, res,
+			origin);
 		return 1;
 	}
 	return 0;
@@ -37,7 +38,7 @@ static int check(const char *name, int ok)
 
 static int test_atomic(void)
 {
-	TEEC_Operation op = { 0 };
+	TEEC_Operation op = {0};
 
 	op.paramTypes = TEEC_PARAM_TYPES(TEEC_VALUE_INOUT, TEEC_NONE, TEEC_NONE, TEEC_NONE);
 	op.params[0].value.a = 41;
@@ -49,21 +50,21 @@ static int test_atomic(void)
 static int test_uuid(void)
 {
 	static const char s[] = "5B9E0E40-2636-11e1-ad9e-0002a5d5c51b";
-	TEEC_Operation op = { 0 };
+	TEEC_Operation op = {0};
 
 	op.paramTypes =
-		TEEC_PARAM_TYPES(TEEC_MEMREF_TEMP_INPUT, TEEC_VALUE_OUTPUT, TEEC_NONE, TEEC_NONE);
+	    TEEC_PARAM_TYPES(TEEC_MEMREF_TEMP_INPUT, TEEC_VALUE_OUTPUT, TEEC_NONE, TEEC_NONE);
 	op.params[0].tmpref.buffer = (void *)s;
 	op.params[0].tmpref.size = strlen(s);
 	if (invoke("uuid", TA_OH_CMD_UUID, &op))
 		return 1;
 	return check("uuid", op.params[1].value.a == 0x5b9e0e40 &&
-				     op.params[1].value.b == (0x2636u << 16 | 0x11e1u));
+				 op.params[1].value.b == (0x2636u << 16 | 0x11e1u));
 }
 
 static int test_plain(const char *name, uint32_t cmd)
 {
-	TEEC_Operation op = { 0 };
+	TEEC_Operation op = {0};
 
 	op.paramTypes = TEEC_PARAM_TYPES(TEEC_NONE, TEEC_NONE, TEEC_NONE, TEEC_NONE);
 	if (invoke(name, cmd, &op))
@@ -74,17 +75,17 @@ static int test_plain(const char *name, uint32_t cmd)
 /* TEE_Cache* succeed on the client's memref and refuse the TA's own memory. */
 static int test_cache(void)
 {
-	char buf[256] = { 0 };
-	TEEC_Operation op = { 0 };
+	char buf[256] = {0};
+	TEEC_Operation op = {0};
 
 	op.paramTypes =
-		TEEC_PARAM_TYPES(TEEC_MEMREF_TEMP_INOUT, TEEC_VALUE_OUTPUT, TEEC_NONE, TEEC_NONE);
+	    TEEC_PARAM_TYPES(TEEC_MEMREF_TEMP_INOUT, TEEC_VALUE_OUTPUT, TEEC_NONE, TEEC_NONE);
 	op.params[0].tmpref.buffer = buf;
 	op.params[0].tmpref.size = sizeof(buf);
 	if (invoke("cache", TA_OH_CMD_CACHE, &op))
 		return 1;
 	return check("cache", op.params[1].value.a == TEEC_SUCCESS &&
-				      op.params[1].value.b == 0xFFFF0001 /* ACCESS_DENIED */);
+				  op.params[1].value.b == 0xFFFF0001 /* ACCESS_DENIED */);
 }
 
 int main(void)
@@ -96,7 +97,7 @@ int main(void)
 
 	if (TEEC_InitializeContext(NULL, &ctx) != TEEC_SUCCESS ||
 	    TEEC_OpenSession(&ctx, &sess, &uuid, TEEC_LOGIN_PUBLIC, NULL, NULL, &origin) !=
-		    TEEC_SUCCESS) {
+		TEEC_SUCCESS) {
 		fprintf(stderr, "FAIL: cannot open a session (origin %" PRIu32 ")\n", origin);
 		return 1;
 	}

@@ -113,7 +113,7 @@ void TA_CloseSessionEntryPoint(void *ctx __unused)
 /* The statement-only forms OP-TEE allows inside a function. */
 static TEE_Result check_function_scope_macros(void)
 {
-	struct outer o = { 1, 2 };
+	struct outer o = {1, 2};
 	uint32_t sum = 0;
 	unsigned int n = 7;
 	uint32_t hi = 0;
@@ -130,8 +130,10 @@ static TEE_Result check_function_scope_macros(void)
 	CHECK(container_of(&o.member, struct outer, member) == &o);
 	CHECK(MEMBER_SIZE(struct outer, member) == sizeof(int));
 	CHECK(ADD_OVERFLOW(UINT32_MAX, 1u, &sum) && !ADD_OVERFLOW(2u, 3u, &sum) && sum == 5);
-	CHECK(SUB_OVERFLOW(0u, 1u, &sum) && MUL_OVERFLOW(UINT32_C(0x10000), UINT32_C(0x10000), &sum));
-	CHECK(!ROUNDUP_OVERFLOW(13u, 8u, &sum) && sum == 16 && ROUNDUP_OVERFLOW(UINT32_MAX, 8u, &sum));
+	CHECK(SUB_OVERFLOW(0u, 1u, &sum) &&
+	      MUL_OVERFLOW(UINT32_C(0x10000), UINT32_C(0x10000), &sum));
+	CHECK(!ROUNDUP_OVERFLOW(13u, 8u, &sum) && sum == 16 &&
+	      ROUNDUP_OVERFLOW(UINT32_MAX, 8u, &sum));
 	CHECK(UDIV_ROUND_NEAREST(7u, 2u) == 4 && UDIV_ROUND_NEAREST(5u, 4u) == 1);
 	CHECK(reg_pair_to_64(1, 2) == UINT64_C(0x100000002));
 	reg_pair_from_64(UINT64_C(0x300000004), &hi, &lo);
@@ -168,8 +170,8 @@ static TEE_Result cmd_atomic(uint32_t types, TEE_Param p[4])
 
 static TEE_Result cmd_uuid(uint32_t types, TEE_Param p[4])
 {
-	TEE_UUID u = { 0 };
-	char s[40] = { 0 };
+	TEE_UUID u = {0};
+	char s[40] = {0};
 
 	if (types != TEE_PARAM_TYPES(TEE_PARAM_TYPE_MEMREF_INPUT, TEE_PARAM_TYPE_VALUE_OUTPUT,
 				     TEE_PARAM_TYPE_NONE, TEE_PARAM_TYPE_NONE) ||
@@ -181,9 +183,12 @@ static TEE_Result cmd_uuid(uint32_t types, TEE_Param p[4])
 	p[1].value.b = (uint32_t)u.timeMid << 16 | u.timeHiAndVersion;
 	CHECK(u.clockSeqAndNode[0] == 0xad && u.clockSeqAndNode[7] == 0x1b);
 	CHECK(tee_uuid_from_str(&u, "5b9e0e40-2636-11e1-ad9e-0002a5d5c51") == TEE_ERROR_BAD_FORMAT);
-	CHECK(tee_uuid_from_str(&u, "5b9e0e40-2636-11e1-ad9e-0002a5d5c51bb") == TEE_ERROR_BAD_FORMAT);
-	CHECK(tee_uuid_from_str(&u, "5b9e0e40x2636-11e1-ad9e-0002a5d5c51b") == TEE_ERROR_BAD_FORMAT);
-	CHECK(tee_uuid_from_str(&u, "5b9e0e40-2636-11e1-ad9e-0002a5d5c5g1") == TEE_ERROR_BAD_FORMAT);
+	CHECK(tee_uuid_from_str(&u, "5b9e0e40-2636-11e1-ad9e-0002a5d5c51bb") ==
+	      TEE_ERROR_BAD_FORMAT);
+	CHECK(tee_uuid_from_str(&u, "5b9e0e40x2636-11e1-ad9e-0002a5d5c51b") ==
+	      TEE_ERROR_BAD_FORMAT);
+	CHECK(tee_uuid_from_str(&u, "5b9e0e40-2636-11e1-ad9e-0002a5d5c5g1") ==
+	      TEE_ERROR_BAD_FORMAT);
 	CHECK(tee_uuid_from_str(&u, NULL) == TEE_ERROR_BAD_FORMAT);
 	/* Unchanged by the failures. */
 	CHECK(u.timeLow == p[1].value.a);
@@ -205,8 +210,8 @@ static TEE_Result cmd_map_zi(uint32_t types)
 	uint8_t *p = NULL;
 	uint8_t *q = NULL;
 
-	if (types != TEE_PARAM_TYPES(TEE_PARAM_TYPE_NONE, TEE_PARAM_TYPE_NONE,
-				     TEE_PARAM_TYPE_NONE, TEE_PARAM_TYPE_NONE))
+	if (types != TEE_PARAM_TYPES(TEE_PARAM_TYPE_NONE, TEE_PARAM_TYPE_NONE, TEE_PARAM_TYPE_NONE,
+				     TEE_PARAM_TYPE_NONE))
 		return TEE_ERROR_BAD_PARAMETERS;
 	p = tee_map_zi(len, 0);
 	CHECK(p && all_zero(p, len));
@@ -254,9 +259,9 @@ static TEE_Result cmd_cache(uint32_t types, TEE_Param p[4])
 
 static TEE_Result check_strings(void)
 {
-	char small[6] = { 0 };
-	char out[32] = { 0 };
-	uint8_t secret[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+	char small[6] = {0};
+	char out[32] = {0};
+	uint8_t secret[8] = {1, 2, 3, 4, 5, 6, 7, 8};
 
 	CHECK(strlcpy(small, "abcdefgh", sizeof(small)) == 8 && !strcmp(small, "abcde"));
 	CHECK(strlcpy(small, "ab", sizeof(small)) == 2 && !strcmp(small, "ab"));
@@ -266,7 +271,8 @@ static TEE_Result check_strings(void)
 	CHECK(buf_compare_ct("ab", "ab", 2) == 0);
 	memzero_explicit(secret, sizeof(secret));
 	CHECK(all_zero(secret, sizeof(secret)));
-	CHECK(snprintk(out, sizeof(out), "%s-%" PRIu32, "n", UINT32_C(42)) == 4 && !strcmp(out, "n-42"));
+	CHECK(snprintk(out, sizeof(out), "%s-%" PRIu32, "n", UINT32_C(42)) == 4 &&
+	      !strcmp(out, "n-42"));
 	CHECK(snprintk(out, 3, "%d", 12345) == 5 && !strcmp(out, "12"));
 	return TEE_SUCCESS;
 }
@@ -301,7 +307,7 @@ static TEE_Result check_mempool(void)
 
 static TEE_Result check_bitstring(void)
 {
-	bitstr_t bit_decl(bits, 20) = { 0 };
+	bitstr_t bit_decl(bits, 20) = {0};
 	int at = 0;
 
 	bit_ffs(bits, 20, &at);
@@ -340,7 +346,8 @@ static TEE_Result check_queues(void)
 		LIST_INSERT_HEAD(&l, &n[i], llink);
 		STAILQ_INSERT_TAIL(&stq, &n[i], slink);
 	}
-	TAILQ_FOREACH_SAFE(e, &tq, link, t) {
+	TAILQ_FOREACH_SAFE(e, &tq, link, t)
+	{
 		if (e->v & 1) {
 			TAILQ_REMOVE(&tq, e, link);
 			memset(&e->link, 0xff, sizeof(e->link));
@@ -348,7 +355,8 @@ static TEE_Result check_queues(void)
 	}
 	TAILQ_FOREACH_REVERSE_SAFE(e, &tq, node_tq, link, t) sum = sum * 10 + e->v;
 	CHECK(sum == 420);
-	LIST_FOREACH_SAFE(e, &l, llink, t) {
+	LIST_FOREACH_SAFE(e, &l, llink, t)
+	{
 		if (e->v & 1)
 			LIST_REMOVE(e, llink);
 	}
@@ -372,9 +380,9 @@ static int counted(int *calls, int v, struct ftmn_func_arg *arg)
 
 static TEE_Result check_misc(void)
 {
-	static const uint8_t dump[20] = { 0xde, 0xad, 0xbe, 0xef };
-	struct ftmn_check chk = { 0 };
-	TEE_UUID plugin = { 0 };
+	static const uint8_t dump[20] = {0xde, 0xad, 0xbe, 0xef};
+	struct ftmn_check chk = {0};
+	TEE_UUID plugin = {0};
 	void *volatile p = NULL; /* or clang drops the malloc/free pair */
 	size_t outlen = 99;
 	int res = 0;
@@ -411,8 +419,8 @@ static TEE_Result cmd_helpers(uint32_t types)
 {
 	TEE_Result res = TEE_ERROR_GENERIC;
 
-	if (types != TEE_PARAM_TYPES(TEE_PARAM_TYPE_NONE, TEE_PARAM_TYPE_NONE,
-				     TEE_PARAM_TYPE_NONE, TEE_PARAM_TYPE_NONE))
+	if (types != TEE_PARAM_TYPES(TEE_PARAM_TYPE_NONE, TEE_PARAM_TYPE_NONE, TEE_PARAM_TYPE_NONE,
+				     TEE_PARAM_TYPE_NONE))
 		return TEE_ERROR_BAD_PARAMETERS;
 	res = check_strings();
 	if (!res)
