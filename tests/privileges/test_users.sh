@@ -26,7 +26,7 @@ check() { # name expected got
 
 getent group swtee-t-tee >/dev/null || groupadd swtee-t-tee
 getent group swtee-t-other >/dev/null || groupadd swtee-t-other
-for u in swtee-t-core swtee-t-supp swtee-t-a swtee-t-b swtee-t-c; do
+for u in swtee-t-core swtee-t-supp swtee-t-a swtee-t-b swtee-t-c swtee-t-d; do
 	id "$u" >/dev/null 2>&1 || useradd -M -N -g nogroup -s /usr/sbin/nologin "$u"
 done
 usermod -a -G swtee-t-tee swtee-t-core
@@ -36,6 +36,8 @@ usermod -a -G swtee-t-tee swtee-t-supp
 getent group swtee-t-supp >/dev/null || groupadd swtee-t-supp
 usermod -g swtee-t-supp swtee-t-supp
 usermod -a -G swtee-t-supp swtee-t-core
+# d may open the supplicant's socket: only the core's check of its uid stops it.
+usermod -a -G swtee-t-tee,swtee-t-supp swtee-t-d
 
 run=$(mktemp -d /tmp/swtee-priv.XXXXXX)
 chmod 0755 "$run"
@@ -69,13 +71,30 @@ check "the units run the core and the supplicant as two users" "swtee swtee-supp
 	"$(unit_user swteed.service) $(unit_user tee-supplicant.service)"
 read -r -a core_cmd <<<"$(unit_cmd swteed.service)"
 read -r -a supp_cmd <<<"$(unit_cmd tee-supplicant.service)"
-(as_user swtee-t-core "${core_cmd[@]}" -q) &
+(as_user swtee-t-core "${core_cmd[@]}" -q) 2> "$run/core.log" &
 core=$!
 for _ in $(seq 100); do [ -S "$supp" ] && break; sleep 0.05; done
-# Another member of the TEE's group cannot pose as the supplicant.
-check "user a cannot be the supplicant" "refused" \
-	"$( (as_user swtee-t-a timeout 5 "$BUILD/bin/tee-supplicant" -f "$run/ree" -l "$BUILD/lib/swtee/ta" \
-		"$supp") >/dev/null 2>&1 && echo served || echo refused)"
+# pose USER: tee-supplicant's exit status as USER, given 5 s (124: it was
+# still running then, as an accepted supplicant would be).
+pose() {
+	(as_user "$1" timeout 5 "$BUILD/bin/tee-supplicant" -f "$run/ree" -l "$BUILD/lib/swtee/ta" \
+		"$supp") >/dev/null 2>&1
+	echo $?
+}
+# Another member of the TEE's group cannot even open the supplicant's socket;
+# one that can (d) is refused by the core, which names its uid.
+check "user a cannot open the supplicant's socket" "PermissionError" \
+	"$( (as_user swtee-t-a /usr/bin/python3 -c 'import socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+try:
+    s.connect(sys.argv[1]); print("connected")
+except OSError as e:
+    print(type(e).__name__)' "$supp") 2>&1)"
+st=$(pose swtee-t-d)
+check "user d, of the supplicant's group, cannot be the supplicant" "refused" \
+	"$([ "$st" != 0 ] && [ "$st" != 124 ] &&
+		grep -q "refusing a supplicant connection from uid $(id -u swtee-t-d)" "$run/core.log" &&
+		echo refused || echo "exit $st")"
 (as_user swtee-t-supp "${supp_cmd[@]}") &
 supp_pid=$!
 sleep 0.3
@@ -120,6 +139,7 @@ check "a spare TA process is not dumpable" "root" "$(stat -c %U "/proc/$spares/m
 check "the core's user cannot write the zygote's memory" "denied" \
 	"$( (as_user swtee-t-core sh -c "exec 3<>/proc/$zygote/mem") 2>/dev/null && echo opened || echo denied)"
 
+[ "$fail" = 0 ] || cat "$run/core.log"
 kill "$supp_pid" "$core" 2>/dev/null
 wait "$core" "$supp_pid" 2>/dev/null
 rm -rf "$run"
