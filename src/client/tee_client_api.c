@@ -34,7 +34,6 @@
 
 #define SHM_MIN_MAP 8
 #define BOUNCE_MIN (64 * 1024)
-#define BOUNCE_ALIGN 64
 
 /* Opens through one context are serialised on its core socket. */
 static pthread_mutex_t ctx_locks[64] = {
@@ -130,7 +129,8 @@ TEEC_Result TEEC_RegisterSharedMemory(TEEC_Context *context, TEEC_SharedMemory *
 
 	if (!context || !sharedMem || context->imp.fd < 0 || !shm_flags_valid(sharedMem->flags))
 		return TEEC_ERROR_BAD_PARAMETERS;
-	if (!sharedMem->buffer && sharedMem->size)
+	/* Registering names memory; OP-TEE refuses NULL even with size 0. */
+	if (!sharedMem->buffer)
 		return TEEC_ERROR_BAD_PARAMETERS;
 	if (sharedMem->size > SIZE_MAX / 2)
 		return TEEC_ERROR_OUT_OF_MEMORY;
@@ -324,10 +324,8 @@ static TEEC_Result plan_call(struct call *c, TEEC_Operation *op)
 		    t == TEEC_MEMREF_TEMP_INOUT) {
 			if (!op->params[i].tmpref.buffer)
 				continue;
-			sz = (op->params[i].tmpref.size + BOUNCE_ALIGN - 1) &
-			     ~(size_t)(BOUNCE_ALIGN - 1);
-			if (sz < op->params[i].tmpref.size ||
-			    __builtin_add_overflow(bounce_need, sz, &bounce_need))
+			sz = proto_bounce_span(op->params[i].tmpref.size);
+			if (!sz || __builtin_add_overflow(bounce_need, sz, &bounce_need))
 				return TEEC_ERROR_OUT_OF_MEMORY;
 		}
 	}
@@ -367,7 +365,7 @@ static TEEC_Result plan_call(struct call *c, TEEC_Operation *op)
 			pp->copy_back = t != TEEC_MEMREF_TEMP_INPUT;
 			if (t != TEEC_MEMREF_TEMP_OUTPUT && tr->size)
 				memcpy(pp->copy_remote, tr->buffer, tr->size);
-			bounce_need += (tr->size + BOUNCE_ALIGN - 1) & ~(size_t)(BOUNCE_ALIGN - 1);
+			bounce_need += proto_bounce_span(tr->size);
 			break;
 		case TEEC_MEMREF_WHOLE:
 		case TEEC_MEMREF_PARTIAL_INPUT:

@@ -23,6 +23,7 @@
 #ifndef SWTEE_PROTO_H
 #define SWTEE_PROTO_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define PROTO_MSG_MAX 4096 /* no message on any channel is longer */
@@ -55,6 +56,23 @@
  */
 #define PROTO_NO_FD 0xffffffffu
 #define PROTO_FORGET_MAX 64
+
+/*
+ * Temporary memrefs travel in a bounce shm, each at a PROTO_BOUNCE_ALIGN
+ * boundary. proto_bounce_span() is the room one takes: its size rounded up,
+ * and one unit for an empty one, so that a non-NULL buffer of size 0 still
+ * reaches the TA as a non-NULL pointer into mapped memory (as on OP-TEE).
+ * 0 when the size cannot be rounded up.
+ */
+#define PROTO_BOUNCE_ALIGN 64
+static inline size_t proto_bounce_span(size_t size)
+{
+	size_t span = (size + PROTO_BOUNCE_ALIGN - 1) & ~(size_t)(PROTO_BOUNCE_ALIGN - 1);
+
+	if (!size)
+		return PROTO_BOUNCE_ALIGN;
+	return span < size ? 0 : span;
+}
 #define PROTO_PARAM_BYTES 24
 #define PROTO_PARAM_OUT_BYTES 16
 
@@ -95,6 +113,13 @@
  */
 #define MSG_CTL_SOCKET 0x0392	  /* (none) */
 #define MSG_CTL_SOCKET_RSP 0x0312 /* result:u32 [fd: channel socket] */
+
+/*
+ * The system pseudo-TA's key derivation: a key of key_len bytes (16..32)
+ * bound to the device and to the instance's TA, from extra (at most 1024).
+ */
+#define MSG_CTL_DERIVE_KEY 0x0393     /* key_len:u32 extra_len:u32 extra[] */
+#define MSG_CTL_DERIVE_KEY_RSP 0x0313 /* result:u32 key[key_len] (when result is 0) */
 
 /* core -> zygote */
 #define MSG_ZYG_FORK 0x0401 /* tag:u32 [fd: the new instance's control socket] */

@@ -84,6 +84,19 @@ static void reply_open(struct client *cl, uint32_t res, uint32_t origin, uint32_
 	msg_send(cl->ep.fd, out, buf_written(&w), sock >= 0 ? &sock : NULL, sock >= 0 ? 1 : 0);
 }
 
+/*
+ * The pseudo-TAs that TAs reach inside their own instance (the TA runtime's
+ * pta.c); a client application is refused them, as on OP-TEE.
+ */
+static bool ta_only_pta(const struct swtee_uuid *uuid)
+{
+	static const struct swtee_uuid system_pta = {{0x3a, 0x2f, 0x89, 0x78, 0x5d, 0xc0, 0x11,
+						      0xe8, 0x9c, 0x2d, 0xfa, 0x7a, 0xe0, 0x1b,
+						      0xbe, 0xbc}};
+
+	return uuid_equal(uuid, &system_pta);
+}
+
 static void handle_open(struct core *c, struct client *cl, struct buf_reader *r)
 {
 	struct swtee_uuid uuid = {{0}};
@@ -105,6 +118,10 @@ static void handle_open(struct core *c, struct client *cl, struct buf_reader *r)
 	if (res) {
 		log_info("client pid %d: login method 0x%x refused", (int)cl->cred.pid, login);
 		reply_open(cl, res, TEEC_ORIGIN_TEE, 0, -1);
+		return;
+	}
+	if (ta_only_pta(&uuid)) {
+		reply_open(cl, TEEC_ERROR_ACCESS_DENIED, TEEC_ORIGIN_TRUSTED_APP, 0, -1);
 		return;
 	}
 	res = instance_open_session(c, cl, NULL, &uuid, login, &identity, &sock, &sid);

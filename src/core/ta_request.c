@@ -10,6 +10,11 @@
 #include "core.h"
 #include "log.h"
 #include "proto.h"
+#include "secure.h"
+#include "storage/storage.h"
+
+#define UNIQUE_KEY_MIN 16
+#define UNIQUE_KEY_MAX 32
 
 /* TEE_OpenTASession: a session whose client is the calling TA. */
 static void open_ta(struct core *c, struct instance *in, struct buf_reader *r, struct msg_fds *fds)
@@ -40,6 +45,44 @@ static void open_ta(struct core *c, struct instance *in, struct buf_reader *r, s
 		close(sock);
 }
 
+/*
+ * The system pseudo-TA's TA-unique key: bound to the device (the HUK) and to
+ * the TA the core loaded into this instance, whatever the instance says.
+ */
+static void derive_key(struct instance *in, struct buf_reader *r, const struct msg_fds *fds)
+{
+	uint8_t out[8 + UNIQUE_KEY_MAX];
+	uint8_t key[UNIQUE_KEY_MAX];
+	const uint8_t *extra = NULL;
+	struct buf_writer w;
+	uint32_t key_len = 0;
+	uint32_t extra_len = 0;
+	uint32_t res = TEE_SUCCESS;
+
+	buf_get_u32(r, &key_len);
+	buf_get_u32(r, &extra_len);
+	if (buf_ok(r) && extra_len <= KEYS_UNIQUE_EXTRA_MAX)
+		buf_get_ptr(r, &extra, extra_len);
+	if (!buf_done(r) || fds->n || extra_len > KEYS_UNIQUE_EXTRA_MAX ||
+	    key_len < UNIQUE_KEY_MIN || key_len > UNIQUE_KEY_MAX) {
+		instance_kill(in, "sent a malformed key derivation request");
+		return;
+	}
+	if (keys_ta_unique(&in->uuid, extra, extra_len, key, key_len)) {
+		log_info("TA-unique key asked for, but there is no device key (no secure dir)");
+		res = TEE_ERROR_NOT_SUPPORTED;
+	}
+	buf_writer_init(&w, out, sizeof(out));
+	buf_put_u32(&w, MSG_CTL_DERIVE_KEY_RSP);
+	buf_put_u32(&w, res);
+	if (!res)
+		buf_put_bytes(&w, key, key_len);
+	if (instance_send(in, out, buf_written(&w), NULL, 0))
+		instance_kill(in, "does not take the answer to its request");
+	secure_wipe(key, sizeof(key));
+	secure_wipe(out, sizeof(out));
+}
+
 void ta_request_dispatch(struct core *c, struct instance *in, uint32_t type, struct buf_reader *r,
 			 struct msg_fds *fds)
 {
@@ -52,6 +95,9 @@ void ta_request_dispatch(struct core *c, struct instance *in, uint32_t type, str
 		break;
 	case MSG_CTL_SOCKET:
 		sockets_ctl_request(c, in, r, fds);
+		break;
+	case MSG_CTL_DERIVE_KEY:
+		derive_key(in, r, fds);
 		break;
 	default:
 		instance_kill(in, "sent an unknown request");

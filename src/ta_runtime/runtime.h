@@ -95,6 +95,17 @@ ssize_t rt_ctl_call(const void *req, size_t len, uint32_t rsp_type, uint8_t *rsp
 ssize_t rt_ctl_call_fd(const void *req, size_t len, int give, uint32_t rsp_type, uint8_t *rsp,
 		       size_t cap, struct msg_fds *fds);
 
+/*
+ * pta.c: the pseudo-TAs the runtime answers itself. invoke gets the
+ * caller's parameters as they are (no copy: the caller is this instance).
+ */
+struct rt_pta {
+	TEE_UUID uuid;
+	const char *name;
+	TEE_Result (*invoke)(uint32_t cmd, uint32_t types, TEE_Param p[TEE_NUM_PARAMS]);
+};
+const struct rt_pta *rt_pta_find(const TEE_UUID *uuid);
+
 /* params.c: client messages to TEE_Param and back */
 TEE_Result rt_params_in(struct rt_session *s, struct buf_reader *r, const struct msg_fds *fds,
 			uint32_t *types, TEE_Param params[TEE_NUM_PARAMS]);

@@ -23,11 +23,11 @@
 #include "runtime.h"
 
 #define TA2TA_MAX 64
-#define BOUNCE_ALIGN 64
 #define BOUNCE_ID 1
 #define WAIT_SLICE_MS 50
 
 struct ta2ta {
+	const struct rt_pta *pta; /* a pseudo-TA's session: none of the rest is used */
 	int sock;
 	int ctl_fd;
 	struct proto_ctl_page *ctl;
@@ -176,8 +176,8 @@ static TEE_Result call(struct ta2ta *t, uint32_t type, uint32_t cmd, uint32_t ti
 		if (!is_memref(pt) || !params[i].memref.buffer)
 			continue;
 		off[i] = need;
-		sz = (params[i].memref.size + BOUNCE_ALIGN - 1) & ~(size_t)(BOUNCE_ALIGN - 1);
-		if (sz < params[i].memref.size || __builtin_add_overflow(need, sz, &need))
+		sz = proto_bounce_span(params[i].memref.size);
+		if (!sz || __builtin_add_overflow(need, sz, &need))
 			return TEE_ERROR_OUT_OF_MEMORY;
 	}
 	if (need) {
@@ -302,6 +302,16 @@ TEE_Result TEE_OpenTASession(const TEE_UUID *destination, uint32_t cancellationR
 		goto out;
 	t->sock = -1;
 	t->bounce_fd = -1;
+	t->ctl_fd = -1;
+	t->pta = rt_pta_find(destination);
+	if (t->pta) {
+		/* Opening takes no parameters and always succeeds, as on OP-TEE. */
+		res = TEE_SUCCESS;
+		sessions[slot] = t;
+		*session = (TEE_TASessionHandle)(uintptr_t)(slot + 1);
+		t = NULL;
+		goto out;
+	}
 	t->ctl_fd = memfd_new_sealed("ta2ta-ctl", sizeof(*t->ctl));
 	if (t->ctl_fd < 0)
 		goto out;
@@ -350,8 +360,15 @@ TEE_Result TEE_InvokeTACommand(TEE_TASessionHandle session, uint32_t cancellatio
 {
 	struct ta2ta *t = from_handle(session, "TEE_InvokeTACommand");
 	uint32_t origin = TEE_ORIGIN_TEE;
-	TEE_Result res = call(t, MSG_TA_INVOKE, commandID, cancellationRequestTimeout, paramTypes,
-			      params, &origin);
+	TEE_Result res = TEE_SUCCESS;
+
+	if (t->pta) {
+		res = t->pta->invoke(commandID, paramTypes, params);
+		origin = TEE_ORIGIN_TRUSTED_APP;
+	} else {
+		res = call(t, MSG_TA_INVOKE, commandID, cancellationRequestTimeout, paramTypes,
+			   params, &origin);
+	}
 
 	if (returnOrigin)
 		*returnOrigin = origin;
@@ -367,7 +384,7 @@ void TEE_CloseTASession(TEE_TASessionHandle session)
 	if (session == TEE_HANDLE_NULL)
 		return;
 	t = from_handle(session, "TEE_CloseTASession");
-	if (!t->dead)
+	if (!t->pta && !t->dead)
 		call(t, MSG_TA_CLOSE, 0, TEE_TIMEOUT_INFINITE, 0, NULL, &origin);
 	sessions[i - 1] = NULL;
 	ta2ta_free(t);

@@ -148,6 +148,7 @@ static void check_reverse(ADBG_Case_t *c, const uint8_t *in, const uint8_t *out,
 static void xtest_tee_test_1002(ADBG_Case_t *c)
 {
 	TEEC_Session s = {0};
+	TEEC_Session s2 = {0};
 	TEEC_Operation op = TEEC_OPERATION_INITIALIZER;
 	TEEC_SharedMemory in = {0};
 	TEEC_SharedMemory out = {0};
@@ -301,6 +302,18 @@ static void xtest_tee_test_1002(ADBG_Case_t *c)
 		c, TEEC_InvokeCommand(&s, TA_BASIC_CMD_MEMREF_INFO, &op, &orig))) {
 		ADBG_EXPECT(c, 0, op.params[1].value.a);
 		ADBG_EXPECT(c, 0, op.params[1].value.b);
+	}
+	/*
+	 * The same as the first call of a new session, before any temporary
+	 * memref has given it shared memory: still not NULL.
+	 */
+	if (ADBG_EXPECT_TEEC_SUCCESS(c, xtest_teec_open_session(&s2, &basic_uuid, NULL, &orig))) {
+		if (ADBG_EXPECT_TEEC_SUCCESS(
+			c, TEEC_InvokeCommand(&s2, TA_BASIC_CMD_MEMREF_INFO, &op, &orig))) {
+			ADBG_EXPECT(c, 0, op.params[1].value.a);
+			ADBG_EXPECT(c, 0, op.params[1].value.b);
+		}
+		TEEC_CloseSession(&s2);
 	}
 	Do_ADBG_EndSubCase(c, "NULL and empty memrefs");
 

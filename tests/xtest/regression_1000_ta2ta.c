@@ -22,6 +22,7 @@ static const TEEC_UUID keepalive_uuid = TA_KEEPALIVE_UUID;
 static void xtest_tee_test_1011(ADBG_Case_t *c)
 {
 	TEEC_Session s = {0};
+	TEEC_Session s2 = {0};
 	TEEC_Operation op = TEEC_OPERATION_INITIALIZER;
 	uint8_t in[300];
 	uint8_t out[300];
@@ -64,6 +65,25 @@ static void xtest_tee_test_1011(ADBG_Case_t *c)
 	ADBG_EXPECT_TEEC_RESULT(c, TEEC_ERROR_SHORT_BUFFER,
 				TEEC_InvokeCommand(&s, TA_BASIC_CMD_TA2TA_PASS, &op, &orig));
 	ADBG_EXPECT(c, sizeof(in), op.params[1].tmpref.size);
+	Do_ADBG_EndSubCase(c, NULL);
+
+	/*
+	 * Empty but not NULL, as the first memrefs of a new session: the
+	 * caller has no shared memory for its callee yet, and must still pass
+	 * them on as empty buffers.
+	 */
+	Do_ADBG_BeginSubCase(c, "Empty client memrefs passed on to a second TA");
+	if (ADBG_EXPECT_TEEC_SUCCESS(c, xtest_teec_open_session(&s2, &basic_uuid, NULL, &orig))) {
+		op.params[0].tmpref.size = 0;
+		op.params[1].tmpref.size = 0;
+		op.params[2].value.a = 1;
+		if (ADBG_EXPECT_TEEC_SUCCESS(
+			c, TEEC_InvokeCommand(&s2, TA_BASIC_CMD_TA2TA_PASS, &op, &orig))) {
+			ADBG_EXPECT(c, TEEC_SUCCESS, op.params[2].value.a);
+			ADBG_EXPECT(c, 0, op.params[1].tmpref.size);
+		}
+		TEEC_CloseSession(&s2);
+	}
 	Do_ADBG_EndSubCase(c, NULL);
 
 	Do_ADBG_BeginSubCase(c, "A callee that panics is a dead target to its caller only");

@@ -346,6 +346,31 @@ static void test_register_null_context(ADBG_Case_t *c)
 		TEEC_ReleaseSharedMemory(&shm);
 }
 
+/*
+ * A registration must name memory: a NULL buffer is refused whatever its
+ * size, as OP-TEE's libteec does (its 1025.1), even though the GP text
+ * leaves a zero-size NULL registration open.
+ */
+static void test_register_null_buffer(ADBG_Case_t *c)
+{
+	static const size_t sizes[] = {0, 1, 64};
+	TEEC_Context ctx;
+	TEEC_SharedMemory shm;
+	size_t i = 0;
+
+	if (!ctx_open(c, &ctx))
+		return;
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		TEEC_Result res = shm_register(&ctx, &shm, NULL, sizes[i], TEEC_MEM_INPUT);
+
+		if (!ADBG_EXPECT_TEEC_RESULT(c, TEEC_ERROR_BAD_PARAMETERS, res))
+			Do_ADBG_Log("  with size %zu", sizes[i]);
+		if (res == TEEC_SUCCESS)
+			TEEC_ReleaseSharedMemory(&shm);
+	}
+	TEEC_FinalizeContext(&ctx);
+}
+
 static const uint32_t bad_shm_flags[] = {
     0,
     TEEC_MEM_INPUT | SHM_UNKNOWN_FLAG,
@@ -422,6 +447,7 @@ static const struct subcase_5006 subcases_5006[] = {
     {"Register_nullContext", test_register_null_context},
     {"Allocate_badFlags", test_allocate_bad_flags},
     {"Register_badFlags", test_register_bad_flags},
+    {"Register_nullBuffer", test_register_null_buffer},
 };
 
 static void xtest_tee_test_5006(ADBG_Case_t *c)

@@ -7,9 +7,12 @@
  *   TSK  = HMAC-SHA256(SSK, "ta" || uuid), per TA; from it the keys of the
  *          TA's directory snapshots and journal
  *   FEK  random per object, kept in the (sealed) directory
+ *   K_unique = HMAC-SHA256(HUK, "swtee ta unique key"); a TA's unique key
+ *          (the system pseudo-TA) = HMAC-SHA256(K_unique, uuid || extra),
+ *          cut to the length asked for
  *
- * The HUK is wiped once the SSK and K_rpmb are derived; those two live in
- * locked memory until the core stops.
+ * The HUK is wiped once the SSK, K_rpmb and K_unique are derived; those
+ * live in locked memory until the core stops.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -30,6 +33,7 @@
 
 static uint8_t *ssk;
 static uint8_t *rpmb_key;
+static uint8_t *unique_key;
 static char secure_dir[SWTEE_PATH_MAX];
 
 int crypt_random(void *p, size_t n)
@@ -202,18 +206,17 @@ int keys_init(const char *dir)
 		goto out;
 	ssk = secmem_alloc(STOR_KEY);
 	rpmb_key = secmem_alloc(STOR_KEY);
-	if (!ssk || !rpmb_key)
+	unique_key = secmem_alloc(STOR_KEY);
+	if (!ssk || !rpmb_key || !unique_key)
 		goto out;
 	crypt_hmac(huk, "swtee storage key", 17, NULL, 0, ssk);
 	crypt_hmac(huk, "swtee rpmb key", 14, NULL, 0, rpmb_key);
+	crypt_hmac(huk, "swtee ta unique key", 19, NULL, 0, unique_key);
 	rc = 0;
 out:
 	secure_wipe(huk, sizeof(huk));
-	if (rc) {
-		secmem_free(ssk);
-		secmem_free(rpmb_key);
-		ssk = rpmb_key = NULL;
-	}
+	if (rc)
+		keys_fini();
 	return rc;
 }
 
@@ -221,7 +224,25 @@ void keys_fini(void)
 {
 	secmem_free(ssk);
 	secmem_free(rpmb_key);
-	ssk = rpmb_key = NULL;
+	secmem_free(unique_key);
+	ssk = rpmb_key = unique_key = NULL;
+}
+
+int keys_ta_unique(const struct swtee_uuid *uuid, const void *extra, size_t extra_len, uint8_t *key,
+		   size_t key_len)
+{
+	uint8_t mac[STOR_HASH];
+	uint8_t data[sizeof(uuid->b) + KEYS_UNIQUE_EXTRA_MAX];
+
+	if (!unique_key || key_len > sizeof(mac) || extra_len > KEYS_UNIQUE_EXTRA_MAX)
+		return -1;
+	memcpy(data, uuid->b, sizeof(uuid->b));
+	if (extra_len)
+		memcpy(data + sizeof(uuid->b), extra, extra_len);
+	crypt_hmac(unique_key, data, sizeof(uuid->b) + extra_len, NULL, 0, mac);
+	memcpy(key, mac, key_len);
+	secure_wipe(mac, sizeof(mac));
+	return 0;
 }
 
 bool keys_ready(void)

@@ -81,6 +81,14 @@ struct ta_keys {
 /* The TA's keys (from its TSK) and the name of its REE FS directory. */
 void keys_for_ta(const struct swtee_uuid *uuid, struct ta_keys *k,
 		 char dirname[STOR_DIRNAME_LEN + 1]);
+/*
+ * The device-unique key of the TA uuid, from extra[0..extra_len) (at most
+ * KEYS_UNIQUE_EXTRA_MAX bytes), into key[0..key_len) (at most 32 bytes).
+ * Returns 0, or -1 without the storage keys or for a size out of range.
+ */
+#define KEYS_UNIQUE_EXTRA_MAX 1024
+int keys_ta_unique(const struct swtee_uuid *uuid, const void *extra, size_t extra_len, uint8_t *key,
+		   size_t key_len);
 /* HMAC-SHA256 under the RPMB key. */
 void keys_rpmb_mac(const void *p, size_t n, uint8_t mac[STOR_HASH]);
 

@@ -44,6 +44,8 @@ bool be_alg_supported(uint32_t alg);
 
 /* Fills len bytes from the library's CSPRNG. */
 TEE_Result be_random(void *buf, size_t len);
+/* Mixes buf into the random generator as additional input (no entropy credited). */
+TEE_Result be_random_add(const void *buf, size_t len);
 
 /* ---- digests: MD5, SHA-1, SHA-2, SHA-3, SM3, SHAKE128/256 ---- */
 

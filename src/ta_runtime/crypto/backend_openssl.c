@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include <openssl/err.h>
+#include <openssl/evp.h>
 #include <openssl/provider.h>
 #include <openssl/rand.h>
 
@@ -345,6 +346,19 @@ bool be_alg_supported(uint32_t alg)
 		return bo.ciphers[BO_AES128][m] && bo.ciphers[BO_AES192][m] &&
 		       bo.ciphers[BO_AES256][m] && bo.ciphers[BO_AES128][BO_ECB];
 	return bo.ciphers[b][m] && bo.ciphers[b][BO_ECB];
+}
+
+TEE_Result be_random_add(const void *buf, size_t len)
+{
+	TEE_Result res = be_init();
+	EVP_RAND_CTX *primary = NULL;
+
+	if (res)
+		return res;
+	primary = RAND_get0_primary(bo.libctx);
+	if (!primary || EVP_RAND_reseed(primary, 0, NULL, 0, buf, len) != 1)
+		return bo_fail();
+	return TEE_SUCCESS;
 }
 
 TEE_Result be_random(void *buf, size_t len)

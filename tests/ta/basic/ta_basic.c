@@ -3,6 +3,7 @@
 #include <tee_internal_api.h>
 #include <trace.h>
 
+#include "pta_system_client.h"
 #include "ta_basic.h"
 
 struct session {
@@ -186,6 +187,8 @@ TEE_Result TA_InvokeCommandEntryPoint(void *ctx, uint32_t cmd, uint32_t types,
 	case TA_BASIC_CMD_TYPES:
 		p[0].value.a = types;
 		return TEE_SUCCESS;
+	case TA_BASIC_CMD_PTA_SYSTEM:
+		return test_pta_system(p[2].value.a, p);
 	default:
 		EMSG("unknown command %u", cmd);
 		return TEE_ERROR_NOT_SUPPORTED;

@@ -134,3 +134,20 @@ void hostile_unsealed_heap(void)
 	(void)rt_ctl_call_fd(out, buf_written(&w), fd, MSG_CTL_STORAGE_RSP, in, sizeof(in), &fds);
 	close(fd);
 }
+
+/* Asks the core for a 64-byte TA-unique key: the core ends the instance. */
+TEE_Result hostile_forge_derive(void)
+{
+	uint8_t out[16];
+	uint8_t in[128];
+	struct buf_writer w;
+	struct msg_fds fds;
+
+	buf_writer_init(&w, out, sizeof(out));
+	buf_put_u32(&w, MSG_CTL_DERIVE_KEY);
+	buf_put_u32(&w, 64);
+	buf_put_u32(&w, 0);
+	(void)rt_ctl_call_fd(out, buf_written(&w), -1, MSG_CTL_DERIVE_KEY_RSP, in, sizeof(in),
+			     &fds);
+	return TEE_ERROR_GENERIC;
+}

@@ -1,4 +1,4 @@
-/* Requests the hostile TA forges on its storage channel (forge_storage.c). */
+/* Requests the hostile TA forges on its storage and control channels (forge_storage.c). */
 #ifndef FORGE_STORAGE_H
 #define FORGE_STORAGE_H
 
@@ -8,5 +8,8 @@
 TEE_Result hostile_forge_heap_writes(TEE_Param p[TEE_NUM_PARAMS]);
 /* TA_HOSTILE_CMD_UNSEALED_HEAP: returns only if the core did not end the instance. */
 void hostile_unsealed_heap(void);
+
+/* A key derivation request the core must refuse by ending the instance. */
+TEE_Result hostile_forge_derive(void);
 
 #endif

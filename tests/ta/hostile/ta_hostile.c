@@ -16,6 +16,7 @@
 #include <tee_internal_api.h>
 
 #include "forge_storage.h"
+#include "pta_system_client.h"
 #include "ta_hostile.h"
 
 /* The TA's first socket: the control socket to the core. */
@@ -132,6 +133,10 @@ TEE_Result TA_InvokeCommandEntryPoint(void *ctx, uint32_t cmd, uint32_t types,
 		return TEE_SUCCESS;
 	case TA_HOSTILE_CMD_FORGE_HEAP_WRITES:
 		return hostile_forge_heap_writes(p);
+	case TA_HOSTILE_CMD_PTA_SYSTEM:
+		return test_pta_system(p[2].value.a, p);
+	case TA_HOSTILE_CMD_FORGE_DERIVE:
+		return hostile_forge_derive();
 	case TA_HOSTILE_CMD_UNSEALED_HEAP:
 		hostile_unsealed_heap();
 		break;

@@ -49,5 +49,10 @@
 #define TA_BASIC_CMD_TA2TA_PASS 14
 #define TA_BASIC_CMD_TA2TA_PANIC 15
 #define TA_BASIC_CMD_TA2TA_TIMEOUT 16
+/*
+ * The system pseudo-TA: value[2].a is the mode (pta_system_client.h), memref[0]
+ * in the extra data or entropy, memref[1] out the key.
+ */
+#define TA_BASIC_CMD_PTA_SYSTEM 17
 
 #endif

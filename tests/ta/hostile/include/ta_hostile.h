@@ -37,5 +37,9 @@
 #define TA_HOSTILE_CMD_SIGSYS_HANDLER 19 /* its own SIGSYS handler, then open() */
 #define TA_HOSTILE_CMD_MEMFD_HUGETLB 20	 /* memfd_create(MFD_HUGETLB) */
 #define TA_HOSTILE_CMD_MADV_REMOVE 21	 /* madvise(MADV_REMOVE) */
+/* As the basic TA's TA_BASIC_CMD_PTA_SYSTEM: another TA's unique key. */
+#define TA_HOSTILE_CMD_PTA_SYSTEM 22
+/* A key derivation request to the core for a 64-byte key (at most 32 exist). */
+#define TA_HOSTILE_CMD_FORGE_DERIVE 23
 
 #endif
