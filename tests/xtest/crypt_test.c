@@ -307,3 +307,44 @@ bool ct_der_to_rs(const uint8_t *der, size_t der_len, size_t n, uint8_t *rs)
 	ECDSA_SIG_free(sig);
 	return ok;
 }
+
+bool ct_dsa_key(ADBG_Case_t *c, TEEC_Session *s, const struct ct_ffc *f, uint32_t bits,
+		struct ct_dsa *k)
+{
+	struct cc_attr dom[] = {
+	    CC_REF(TEE_ATTR_DSA_PRIME, f->p, f->p_len),
+	    CC_REF(TEE_ATTR_DSA_SUBPRIME, f->q, f->q_len),
+	    CC_REF(TEE_ATTR_DSA_BASE, f->g, f->g_len),
+	    CC_REF(TEE_ATTR_DSA_PUBLIC_VALUE, NULL, 0),
+	};
+	const char *const names[] = {OSSL_PKEY_PARAM_FFC_P, OSSL_PKEY_PARAM_FFC_Q,
+				     OSSL_PKEY_PARAM_FFC_G, OSSL_PKEY_PARAM_PUB_KEY,
+				     OSSL_PKEY_PARAM_PRIV_KEY};
+	uint8_t x[64];
+	uint8_t y[512];
+	size_t xl = sizeof(x);
+	size_t yl = sizeof(y);
+
+	memset(k, 0, sizeof(*k));
+	k->pair = ct_genkey(c, s, TEE_TYPE_DSA_KEYPAIR, bits, dom, 3);
+	if (!k->pair || !ct_attr(c, s, k->pair, TEE_ATTR_DSA_PUBLIC_VALUE, y, &yl) ||
+	    !ct_attr(c, s, k->pair, TEE_ATTR_DSA_PRIVATE_VALUE, x, &xl))
+		return false;
+	{
+		const uint8_t *const values[] = {f->p, f->q, f->g, y, x};
+		const size_t lens[] = {f->p_len, f->q_len, f->g_len, yl, xl};
+
+		k->host = ct_host_key("DSA", NULL, NULL, 0, names, values, lens, 5);
+	}
+	dom[3] = CC_REF(TEE_ATTR_DSA_PUBLIC_VALUE, y, yl);
+	k->pub = ct_key(c, s, TEE_TYPE_DSA_PUBLIC_KEY, bits, dom, 4);
+	return ADBG_EXPECT_NOT_NULL(c, k->host) && k->pub;
+}
+
+void ct_dsa_free(TEEC_Session *s, struct ct_dsa *k)
+{
+	EVP_PKEY_free(k->host);
+	cc_free_obj(s, k->pair);
+	cc_free_obj(s, k->pub);
+	memset(k, 0, sizeof(*k));
+}

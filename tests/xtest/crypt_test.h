@@ -75,6 +75,18 @@ struct ct_ffc {
 
 bool ct_host_group(const char *name, struct ct_ffc *f);
 
+/* A DSA key pair the TEE generates in group f, its public key in the TEE and on the host. */
+struct ct_dsa {
+	EVP_PKEY *host; /* the pair */
+	uint32_t pair, pub;
+};
+
+/* Checked; false when any part fails (what was made is in k for ct_dsa_free). */
+bool ct_dsa_key(ADBG_Case_t *c, TEEC_Session *s, const struct ct_ffc *f, uint32_t bits,
+		struct ct_dsa *k);
+/* Frees what k holds (objects of a TA instance that panicked: set them to 0 first). */
+void ct_dsa_free(TEEC_Session *s, struct ct_dsa *k);
+
 /* r || s (each n bytes) <-> DER, for DSA and ECDSA. */
 bool ct_rs_to_der(const uint8_t *rs, size_t n, uint8_t *der, size_t *der_len);
 bool ct_der_to_rs(const uint8_t *der, size_t der_len, size_t n, uint8_t *rs);

@@ -210,7 +210,9 @@ TEE_Result be_asym_decrypt(uint32_t alg, struct be_pkey *k, const struct be_asym
 /*
  * Signs digest (the hash the algorithm names; the message for Ed25519) into
  * sig (be_asym_out_size bytes): RSA's signature, r || s for DSA, ECDSA and
- * SM2 (each the size of the group order), R || S for Ed25519.
+ * SM2 (each the size of the group order), R || S for Ed25519. DSA and ECDSA
+ * take a digest of any length, cut to the group order's size (DSA: bytes,
+ * ECDSA: bits); SM2 any length, as the number it spells.
  */
 TEE_Result be_sign(uint32_t alg, struct be_pkey *k, const struct be_asym_params *p,
 		   const void *digest, size_t len, void *sig, size_t *sig_len);

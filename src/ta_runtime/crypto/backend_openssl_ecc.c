@@ -3,13 +3,19 @@
  * TA computed, and SM2 encryption.
  *
  * GP signatures are r || s, each the size of the group order; OpenSSL's
- * are DER, converted both ways here. GP's SM2 ciphertext is C1 || C3 || C2
- * (GM/T 0003.4: the uncompressed point, the SM3 hash, the masked message),
- * OpenSSL's the DER SEQUENCE of the same four values.
+ * are DER, converted both ways here. DSA and ECDSA take a digest of any
+ * length, which the library cuts to the group order (FIPS 186-4 4.6, 6.4);
+ * SM2 takes the number it spells (e in r = (e + x1) mod n, GM/T 0003.2
+ * 6.1), which the library wants as 32 bytes: another length is reduced
+ * mod n first, which gives the same r and s. GP's SM2 ciphertext is
+ * C1 || C3 || C2 (GM/T 0003.4: the uncompressed point, the SM3 hash, the
+ * masked message), OpenSSL's the DER SEQUENCE of the same four values.
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <openssl/core_names.h>
 #include <openssl/err.h>
 
 #include <tee_api_defines.h>
@@ -21,6 +27,36 @@
 #define SM2_C3 32
 #define SM2_FIELD 32
 
+/* An SM2 key: the digest as the 32 bytes of its number mod n (a 32-byte one as it is). */
+static TEE_Result sm2_e(const struct be_pkey *k, const void **digest, size_t *len,
+			uint8_t e[SM2_FIELD])
+{
+	TEE_Result res = TEE_ERROR_OUT_OF_MEMORY;
+	BIGNUM *n = NULL;
+	BIGNUM *v = NULL;
+	BN_CTX *bn = NULL;
+
+	if (!k->curve || k->curve->tee != TEE_ECC_CURVE_SM2 || *len == SM2_FIELD)
+		return TEE_SUCCESS;
+	if (*len > INT_MAX)
+		return TEE_ERROR_BAD_PARAMETERS;
+	bn = BN_CTX_new_ex(bo_libctx());
+	v = BN_bin2bn(*digest, (int)*len, NULL);
+	if (!bn || !v || EVP_PKEY_get_bn_param(k->pk, OSSL_PKEY_PARAM_EC_ORDER, &n) != 1 ||
+	    BN_nnmod(v, v, n, bn) != 1 || BN_bn2binpad(v, e, SM2_FIELD) != SM2_FIELD) {
+		res = bo_fail();
+		goto out;
+	}
+	*digest = e;
+	*len = SM2_FIELD;
+	res = TEE_SUCCESS;
+out:
+	BN_free(n);
+	BN_clear_free(v);
+	BN_CTX_free(bn);
+	return res;
+}
+
 TEE_Result bo_dsa_sign(struct be_pkey *k, const void *digest, size_t len, void *sig,
 		       size_t *sig_len)
 {
@@ -28,11 +64,15 @@ TEE_Result bo_dsa_sign(struct be_pkey *k, const void *digest, size_t len, void *
 	TEE_Result res = TEE_ERROR_GENERIC;
 	size_t der_len = (size_t)EVP_PKEY_get_size(k->pk);
 	uint8_t *der = malloc(der_len ? der_len : 1);
+	uint8_t e[SM2_FIELD];
 
 	if (!ctx || !der) {
 		res = TEE_ERROR_OUT_OF_MEMORY;
 		goto out;
 	}
+	res = sm2_e(k, &digest, &len, e);
+	if (res)
+		goto out;
 	if (EVP_PKEY_sign_init(ctx) != 1 || EVP_PKEY_sign(ctx, der, &der_len, digest, len) != 1) {
 		res = bo_fail();
 		goto out;
@@ -56,9 +96,14 @@ TEE_Result bo_dsa_verify(struct be_pkey *k, const void *digest, size_t len, cons
 	TEE_Result res = TEE_ERROR_SIGNATURE_INVALID;
 	uint8_t *der = NULL;
 	size_t der_len = 0;
+	uint8_t e[SM2_FIELD];
 
 	if (!bo_sig_to_der(sig, sig_len, k->size, &der, &der_len))
 		return TEE_ERROR_SIGNATURE_INVALID;
+	res = sm2_e(k, &digest, &len, e);
+	if (res)
+		goto out;
+	res = TEE_ERROR_SIGNATURE_INVALID;
 	ctx = bo_pkey_ctx(k->pk);
 	if (!ctx) {
 		res = TEE_ERROR_OUT_OF_MEMORY;

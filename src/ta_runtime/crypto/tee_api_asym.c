@@ -8,8 +8,8 @@
  * cannot take), CIPHERTEXT_INVALID (any failure to decrypt a padded
  * ciphertext, whatever went wrong) and NOT_SUPPORTED; signing SHORT_BUFFER;
  * verification SIGNATURE_INVALID. Anything else panics: a bad handle, an
- * operation of another class or mode, no key, a digest whose length is not
- * the algorithm's hash's, a key the library refuses.
+ * operation of another class or mode, no key, a digest of a length OP-TEE
+ * does not take (digest_check), a key the library refuses.
  *
  * Parameters the algorithm does not use are ignored, as OP-TEE does. The
  * output of encryption and decryption is made in private memory and copied
@@ -97,11 +97,37 @@ static struct be_pkey *op_key(struct tee_op *op, const char *func)
 	return k;
 }
 
-/* A digest of the algorithm's hash's size (any message for Ed25519 and NA1 RSA). */
-static void digest_check(const struct tee_op *op, size_t len, const char *func)
+/*
+ * The digest lengths OP-TEE takes; any other panics:
+ *   RSA with a hash: the hash's size (without one, as Ed25519: any message);
+ *   DSA: to sign, the hash's size cut to the subprime q's (FIPS 186-4 4.6);
+ *     to verify, that, the hash's or q's size (the library cuts it to q);
+ *   ECDSA, SM2: any length (ECDSA cuts it to the order's bit length, SM2
+ *     takes the number it spells).
+ */
+static void digest_check(const struct tee_op *op, const struct be_pkey *k, size_t len,
+			 const char *func)
 {
-	if (op->desc->hash && len != alg_hash_size(op->desc->hash))
+	uint32_t alg = op->info.algorithm;
+	size_t hash_len = alg_hash_size(op->desc->hash);
+	size_t q_len = 0;
+
+	switch (TEE_ALG_GET_MAIN_ALG(alg)) {
+	case TEE_MAIN_ALGO_RSA:
+		if (hash_len && len != hash_len)
+			rt_panic(TEE_ERROR_BAD_PARAMETERS, func);
+		return;
+	case TEE_MAIN_ALGO_DSA:
+		/* r || s: two numbers the size of q */
+		q_len = be_asym_out_size(alg, k, TEE_MODE_SIGN, 0) / 2;
+		if (len == (hash_len < q_len ? hash_len : q_len))
+			return;
+		if (op->info.mode == TEE_MODE_VERIFY && (len == hash_len || len == q_len))
+			return;
 		rt_panic(TEE_ERROR_BAD_PARAMETERS, func);
+	default:
+		return;
+	}
 }
 
 static TEE_Result crypt(TEE_OperationHandle operation, uint32_t mode, const TEE_Attribute *params,
@@ -186,8 +212,8 @@ TEE_Result TEE_AsymmetricSignDigest(TEE_OperationHandle operation, const TEE_Att
 	if ((!digest && digestLen) || !signatureLen)
 		rt_panic(TEE_ERROR_BAD_PARAMETERS, func);
 	params_parse(op, params, paramCount, &p, func);
-	digest_check(op, digestLen, func);
 	k = op_key(op, func);
+	digest_check(op, k, digestLen, func);
 	need = be_asym_out_size(op->info.algorithm, k, TEE_MODE_SIGN, digestLen);
 	if (*signatureLen < need) {
 		*signatureLen = need;
@@ -210,14 +236,15 @@ TEE_Result TEE_AsymmetricVerifyDigest(TEE_OperationHandle operation, const TEE_A
 	struct tee_op *op =
 	    asym_op(operation, TEE_OPERATION_ASYMMETRIC_SIGNATURE, TEE_MODE_VERIFY, func);
 	struct be_asym_params p;
+	struct be_pkey *k = NULL;
 	TEE_Result res = TEE_ERROR_GENERIC;
 
 	if ((!digest && digestLen) || (!signature && signatureLen))
 		rt_panic(TEE_ERROR_BAD_PARAMETERS, func);
 	params_parse(op, params, paramCount, &p, func);
-	digest_check(op, digestLen, func);
-	res = be_verify(op->info.algorithm, op_key(op, func), &p, digest, digestLen, signature,
-			signatureLen);
+	k = op_key(op, func);
+	digest_check(op, k, digestLen, func);
+	res = be_verify(op->info.algorithm, k, &p, digest, digestLen, signature, signatureLen);
 	if (res && res != TEE_ERROR_SIGNATURE_INVALID)
 		rt_panic(res, func);
 	return res;

@@ -1,0 +1,378 @@
+/*
+ * regression 4211-4219: asymmetric operations where swtee does what OP-TEE
+ * does rather than what GP's text alone would give (docs/crypto.md, "Where
+ * swtee follows OP-TEE").
+ *
+ *   4211 DSA digest lengths: signing takes the hash cut to the subprime q
+ *        (FIPS 186-4 4.6), verifying that or the whole hash; others panic.
+ *   4212 ECDSA digest lengths: any, cut to the order's bit length.
+ *   4213 SM2 DSA digest lengths: any, taken as the number it spells.
+ *
+ * Signatures are checked against the host's OpenSSL, which cuts DSA and
+ * ECDSA digests the same way.
+ */
+#include <string.h>
+
+#include <openssl/bn.h>
+#include <openssl/core_names.h>
+
+#include "crypt_test.h"
+
+/* Digest bytes: any pattern will do, no hash is recomputed. */
+static void fill(uint8_t *p, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		p[i] = (uint8_t)(0xa5 ^ (i * 29));
+}
+
+/* Signs dg (len bytes) in the TEE; the signature (r || s, n bytes each) into sig. */
+static bool tee_sign(ADBG_Case_t *c, TEEC_Session *s, uint32_t op, const uint8_t *dg, size_t len,
+		     uint8_t *sig, size_t n)
+{
+	size_t sl = 2 * n;
+
+	return ADBG_EXPECT_TEEC_SUCCESS(c, cc_asym_sign(s, op, NULL, 0, dg, len, sig, &sl)) &&
+	       ADBG_EXPECT(c, 2 * n, sl);
+}
+
+/* The host verifies r || s (n bytes each) over dg (len bytes). */
+static bool host_verify(EVP_PKEY *host, const uint8_t *dg, size_t len, const uint8_t *sig, size_t n)
+{
+	uint8_t der[2 * 66 + 16];
+	size_t dl = sizeof(der);
+
+	return ct_rs_to_der(sig, n, der, &dl) && ct_host_verify(host, NULL, NULL, dg, len, der, dl);
+}
+
+/* The host signs dg (len bytes); r || s (n bytes each) into sig. */
+static bool host_sign(EVP_PKEY *host, const uint8_t *dg, size_t len, uint8_t *sig, size_t n)
+{
+	uint8_t der[2 * 66 + 16];
+	size_t dl = sizeof(der);
+
+	return ct_host_sign(host, NULL, NULL, dg, len, der, &dl) && ct_der_to_rs(der, dl, n, sig);
+}
+
+/* ---- 4211: DSA ---- */
+
+/* A DSA key in the host's group; q_len set. */
+static bool dsa_key_make(ADBG_Case_t *c, TEEC_Session *s, const char *group, uint32_t bits,
+			 struct ct_dsa *k, size_t *q_len)
+{
+	struct ct_ffc f;
+
+	memset(k, 0, sizeof(*k));
+	if (!ADBG_EXPECT_TRUE(c, ct_host_group(group, &f)))
+		return false;
+	*q_len = f.q_len;
+	return ct_dsa_key(c, s, &f, bits, k);
+}
+
+/*
+ * alg (hash of hash_len bytes) in group: the digest cut to q signs, and
+ * verifies with the TEE and the host, cut or whole.
+ */
+static void dsa_lengths(ADBG_Case_t *c, TEEC_Session *s, const char *group, uint32_t bits,
+			uint32_t alg, size_t hash_len)
+{
+	struct ct_dsa k;
+	uint8_t dg[64];
+	uint8_t sig[64];
+	size_t q_len = 0;
+	size_t cut = 0;
+	uint32_t sop = 0;
+	uint32_t vop = 0;
+
+	fill(dg, sizeof(dg));
+	if (!dsa_key_make(c, s, group, bits, &k, &q_len))
+		goto out;
+	cut = hash_len < q_len ? hash_len : q_len;
+	sop = ct_op(c, s, alg, TEE_MODE_SIGN, bits, k.pair);
+	vop = ct_op(c, s, alg, TEE_MODE_VERIFY, bits, k.pub);
+	if (!sop || !vop || !tee_sign(c, s, sop, dg, cut, sig, q_len))
+		goto out;
+	ADBG_EXPECT_TEEC_SUCCESS(c, cc_asym_verify(s, vop, NULL, 0, dg, cut, sig, 2 * q_len));
+	ADBG_EXPECT_TEEC_SUCCESS(c, cc_asym_verify(s, vop, NULL, 0, dg, hash_len, sig, 2 * q_len));
+	ADBG_EXPECT_TRUE(c, host_verify(k.host, dg, cut, sig, q_len));
+	ADBG_EXPECT_TRUE(c, host_verify(k.host, dg, hash_len, sig, q_len));
+	/* Only q's bytes count */
+	dg[hash_len - 1] ^= 1;
+	ADBG_EXPECT_TEEC_RESULT(c, cut < hash_len ? TEE_SUCCESS : TEE_ERROR_SIGNATURE_INVALID,
+				cc_asym_verify(s, vop, NULL, 0, dg, hash_len, sig, 2 * q_len));
+	dg[hash_len - 1] ^= 1;
+	dg[cut - 1] ^= 1;
+	ADBG_EXPECT_TEEC_RESULT(c, TEE_ERROR_SIGNATURE_INVALID,
+				cc_asym_verify(s, vop, NULL, 0, dg, hash_len, sig, 2 * q_len));
+	dg[cut - 1] ^= 1;
+	/* The host's signature of the whole hash verifies with the cut */
+	if (ADBG_EXPECT_TRUE(c, host_sign(k.host, dg, hash_len, sig, q_len)))
+		ADBG_EXPECT_TEEC_SUCCESS(c,
+					 cc_asym_verify(s, vop, NULL, 0, dg, cut, sig, 2 * q_len));
+out:
+	cc_free_op(s, sop);
+	cc_free_op(s, vop);
+	ct_dsa_free(s, &k);
+}
+
+/* A digest of len bytes for alg in mode panics the TA. */
+static void dsa_panics(ADBG_Case_t *c, TEEC_Session *s, const char *group, uint32_t bits,
+		       uint32_t alg, uint32_t mode, size_t len)
+{
+	struct ct_dsa k;
+	uint8_t dg[64] = {1};
+	uint8_t sig[64] = {1};
+	size_t sl = sizeof(sig);
+	size_t q_len = 0;
+	uint32_t op = 0;
+
+	Do_ADBG_Log("    0x%08x in %s, mode %u, %zu bytes", alg, group, mode, len);
+	if (!dsa_key_make(c, s, group, bits, &k, &q_len))
+		goto out;
+	op = ct_op(c, s, alg, mode, bits, mode == TEE_MODE_SIGN ? k.pair : k.pub);
+	if (!op)
+		goto out;
+	if (mode == TEE_MODE_SIGN)
+		ct_expect_panic(c, s, cc_asym_sign(s, op, NULL, 0, dg, len, sig, &sl));
+	else
+		ct_expect_panic(c, s, cc_asym_verify(s, op, NULL, 0, dg, len, sig, 2 * q_len));
+	/* The TA instance is gone, and its objects with it */
+	k.pair = 0;
+	k.pub = 0;
+out:
+	ct_dsa_free(s, &k);
+}
+
+static void xtest_tee_test_4211(ADBG_Case_t *c)
+{
+	TEEC_Session s = {0};
+
+	if (!ct_open(c, &s))
+		return;
+	Do_ADBG_BeginSubCase(c, "DSA-SHA256 with a 224-bit q: the hash cut to q");
+	dsa_lengths(c, &s, "dh_2048_224", 2048, TEE_ALG_DSA_SHA256, 32);
+	Do_ADBG_EndSubCase(c, NULL);
+	Do_ADBG_BeginSubCase(c, "DSA-SHA224 and DSA-SHA1: q the hash's size");
+	dsa_lengths(c, &s, "dh_2048_224", 2048, TEE_ALG_DSA_SHA224, 28);
+	dsa_lengths(c, &s, "dh_1024_160", 1024, TEE_ALG_DSA_SHA1, 20);
+	Do_ADBG_EndSubCase(c, NULL);
+	Do_ADBG_BeginSubCase(c, "DSA: other digest lengths panic");
+	/* Signing takes the cut only; verifying also the whole hash, nothing else */
+	dsa_panics(c, &s, "dh_2048_224", 2048, TEE_ALG_DSA_SHA256, TEE_MODE_SIGN, 32);
+	dsa_panics(c, &s, "dh_2048_224", 2048, TEE_ALG_DSA_SHA256, TEE_MODE_SIGN, 20);
+	dsa_panics(c, &s, "dh_2048_224", 2048, TEE_ALG_DSA_SHA256, TEE_MODE_VERIFY, 20);
+	dsa_panics(c, &s, "dh_2048_224", 2048, TEE_ALG_DSA_SHA256, TEE_MODE_VERIFY, 64);
+	dsa_panics(c, &s, "dh_1024_160", 1024, TEE_ALG_DSA_SHA1, TEE_MODE_SIGN, 28);
+	dsa_panics(c, &s, "dh_1024_160", 1024, TEE_ALG_DSA_SHA1, TEE_MODE_VERIFY, 19);
+	Do_ADBG_EndSubCase(c, NULL);
+	TEEC_CloseSession(&s);
+}
+ADBG_CASE_DEFINE(regression, 4211, xtest_tee_test_4211,
+		 "DSA digest lengths as OP-TEE takes them (FIPS 186-4 cut to q)");
+
+/* ---- 4212: ECDSA, 4213: SM2 DSA ---- */
+
+struct ec_key {
+	EVP_PKEY *host;
+	uint32_t pair, pub;
+	size_t n; /* bytes of r and s */
+};
+
+/* A key pair the TEE generates on curve, as a TEE public key and a host key. */
+static bool ec_key_make(ADBG_Case_t *c, TEEC_Session *s, uint32_t pair_type, uint32_t pub_type,
+			uint32_t curve, uint32_t bits, const char *type, const char *group,
+			struct ec_key *k)
+{
+	struct cc_attr ca = CC_VALUE(TEE_ATTR_ECC_CURVE, curve, 0);
+	uint8_t pt[1 + 2 * 66];
+	uint8_t d[66];
+	size_t xl = 66;
+	size_t yl = 66;
+	size_t dl = sizeof(d);
+
+	memset(k, 0, sizeof(*k));
+	k->n = (bits + 7) / 8;
+	k->pair = ct_genkey(c, s, pair_type, bits, &ca, 1);
+	if (!k->pair || !ct_attr(c, s, k->pair, TEE_ATTR_ECC_PUBLIC_VALUE_X, pt + 1, &xl) ||
+	    !ct_attr(c, s, k->pair, TEE_ATTR_ECC_PUBLIC_VALUE_Y, pt + 1 + k->n, &yl) ||
+	    !ct_attr(c, s, k->pair, TEE_ATTR_ECC_PRIVATE_VALUE, d, &dl) ||
+	    !ADBG_EXPECT(c, k->n, xl) || !ADBG_EXPECT(c, k->n, yl))
+		return false;
+	pt[0] = 0x04;
+	{
+		const char *const names[] = {OSSL_PKEY_PARAM_PRIV_KEY};
+		const uint8_t *const values[] = {d};
+		const size_t lens[] = {dl};
+		struct cc_attr pa[] = {
+		    CC_VALUE(TEE_ATTR_ECC_CURVE, curve, 0),
+		    CC_REF(TEE_ATTR_ECC_PUBLIC_VALUE_X, pt + 1, k->n),
+		    CC_REF(TEE_ATTR_ECC_PUBLIC_VALUE_Y, pt + 1 + k->n, k->n),
+		};
+
+		k->host = ct_host_key(type, group, pt, 1 + 2 * k->n, names, values, lens, 1);
+		k->pub = ct_key(c, s, pub_type, bits, pa, 3);
+	}
+	return ADBG_EXPECT_NOT_NULL(c, k->host) && k->pub;
+}
+
+static void ec_key_free(TEEC_Session *s, struct ec_key *k)
+{
+	EVP_PKEY_free(k->host);
+	cc_free_obj(s, k->pair);
+	cc_free_obj(s, k->pub);
+}
+
+static const size_t ec_lens[] = {0, 1, 20, 28, 32, 48, 64, 66, 100};
+
+/* alg on curve: digests of every length sign and verify, both ways with the host. */
+static void ecdsa_lengths(ADBG_Case_t *c, TEEC_Session *s, uint32_t alg, uint32_t curve,
+			  uint32_t bits, const char *group)
+{
+	struct ec_key k;
+	uint8_t dg[101];
+	uint8_t sig[2 * 66];
+	uint32_t sop = 0;
+	uint32_t vop = 0;
+
+	fill(dg, sizeof(dg));
+	if (!ec_key_make(c, s, TEE_TYPE_ECDSA_KEYPAIR, TEE_TYPE_ECDSA_PUBLIC_KEY, curve, bits, "EC",
+			 group, &k))
+		goto out;
+	sop = ct_op(c, s, alg, TEE_MODE_SIGN, bits, k.pair);
+	vop = ct_op(c, s, alg, TEE_MODE_VERIFY, bits, k.pub);
+	if (!sop || !vop)
+		goto out;
+	for (size_t i = 0; i < sizeof(ec_lens) / sizeof(ec_lens[0]); i++) {
+		size_t len = ec_lens[i];
+		/* The first byte past the order's bits: not signed */
+		size_t past = (bits + 7) / 8;
+
+		Do_ADBG_Log("    0x%08x on %s, %zu bytes", alg, group, len);
+		if (tee_sign(c, s, sop, len ? dg : NULL, len, sig, k.n)) {
+			ADBG_EXPECT_TEEC_SUCCESS(
+			    c, cc_asym_verify(s, vop, NULL, 0, len ? dg : NULL, len, sig, 2 * k.n));
+			ADBG_EXPECT_TRUE(c, host_verify(k.host, dg, len, sig, k.n));
+			/* P-521: the last byte's low 7 bits are past the order's bits */
+			if (bits % 8 && len >= past) {
+				dg[past - 1] ^= 0x01;
+				ADBG_EXPECT_TEEC_SUCCESS(
+				    c, cc_asym_verify(s, vop, NULL, 0, dg, len, sig, 2 * k.n));
+				dg[past - 1] ^= 0x01;
+			}
+			if (len > past) {
+				dg[past] ^= 0x80;
+				ADBG_EXPECT_TEEC_SUCCESS(
+				    c, cc_asym_verify(s, vop, NULL, 0, dg, len, sig, 2 * k.n));
+				dg[past] ^= 0x80;
+			}
+			if (len) {
+				dg[0] ^= 0x80;
+				ADBG_EXPECT_TEEC_RESULT(
+				    c, TEE_ERROR_SIGNATURE_INVALID,
+				    cc_asym_verify(s, vop, NULL, 0, dg, len, sig, 2 * k.n));
+				dg[0] ^= 0x80;
+			}
+		}
+		if (len && ADBG_EXPECT_TRUE(c, host_sign(k.host, dg, len, sig, k.n)))
+			ADBG_EXPECT_TEEC_SUCCESS(
+			    c, cc_asym_verify(s, vop, NULL, 0, dg, len, sig, 2 * k.n));
+	}
+out:
+	cc_free_op(s, sop);
+	cc_free_op(s, vop);
+	ec_key_free(s, &k);
+}
+
+static void xtest_tee_test_4212(ADBG_Case_t *c)
+{
+	TEEC_Session s = {0};
+
+	if (!ct_open(c, &s))
+		return;
+	Do_ADBG_BeginSubCase(c, "ECDSA-SHA256 on P-256: any digest length");
+	ecdsa_lengths(c, &s, TEE_ALG_ECDSA_SHA256, TEE_ECC_CURVE_NIST_P256, 256, "prime256v1");
+	Do_ADBG_EndSubCase(c, NULL);
+	Do_ADBG_BeginSubCase(c, "ECDSA-SHA1 on P-384 and SHA-512 on P-521: any digest length");
+	ecdsa_lengths(c, &s, TEE_ALG_ECDSA_SHA1, TEE_ECC_CURVE_NIST_P384, 384, "secp384r1");
+	ecdsa_lengths(c, &s, TEE_ALG_ECDSA_SHA512, TEE_ECC_CURVE_NIST_P521, 521, "secp521r1");
+	Do_ADBG_EndSubCase(c, NULL);
+	TEEC_CloseSession(&s);
+}
+ADBG_CASE_DEFINE(regression, 4212, xtest_tee_test_4212,
+		 "ECDSA digest lengths as OP-TEE takes them (any, cut to the order)");
+
+/* The number dg spells, mod SM2's n, as 32 bytes: what the host's SM2 signs. */
+static bool sm2_reduce(EVP_PKEY *host, const uint8_t *dg, size_t len, uint8_t e[32])
+{
+	BIGNUM *n = NULL;
+	BIGNUM *v = BN_bin2bn(dg, (int)len, NULL);
+	BN_CTX *bn = BN_CTX_new();
+	bool ok = v && bn && EVP_PKEY_get_bn_param(host, OSSL_PKEY_PARAM_EC_ORDER, &n) == 1 &&
+		  BN_nnmod(v, v, n, bn) == 1 && BN_bn2binpad(v, e, 32) == 32;
+
+	BN_free(n);
+	BN_free(v);
+	BN_CTX_free(bn);
+	return ok;
+}
+
+static void sm2_lengths(ADBG_Case_t *c, TEEC_Session *s)
+{
+	struct ec_key k;
+	uint8_t dg[101];
+	uint8_t e[32];
+	uint8_t sig[64];
+	uint32_t sop = 0;
+	uint32_t vop = 0;
+
+	fill(dg, sizeof(dg));
+	if (!ec_key_make(c, s, TEE_TYPE_SM2_DSA_KEYPAIR, TEE_TYPE_SM2_DSA_PUBLIC_KEY,
+			 TEE_ECC_CURVE_SM2, 256, "SM2", "SM2", &k))
+		goto out;
+	sop = ct_op(c, s, TEE_ALG_SM2_DSA_SM3, TEE_MODE_SIGN, 256, k.pair);
+	vop = ct_op(c, s, TEE_ALG_SM2_DSA_SM3, TEE_MODE_VERIFY, 256, k.pub);
+	if (!sop || !vop)
+		goto out;
+	for (size_t i = 0; i < sizeof(ec_lens) / sizeof(ec_lens[0]); i++) {
+		size_t len = ec_lens[i];
+
+		Do_ADBG_Log("    SM2 DSA, %zu bytes", len);
+		if (!ADBG_EXPECT_TRUE(c, sm2_reduce(k.host, dg, len, e)))
+			continue;
+		if (tee_sign(c, s, sop, len ? dg : NULL, len, sig, 32)) {
+			ADBG_EXPECT_TEEC_SUCCESS(
+			    c, cc_asym_verify(s, vop, NULL, 0, len ? dg : NULL, len, sig, 64));
+			/* The same number in 32 bytes, for the TEE and the host */
+			ADBG_EXPECT_TEEC_SUCCESS(c,
+						 cc_asym_verify(s, vop, NULL, 0, e, 32, sig, 64));
+			ADBG_EXPECT_TRUE(c, host_verify(k.host, e, 32, sig, 32));
+			if (len) {
+				dg[len - 1] ^= 1;
+				ADBG_EXPECT_TEEC_RESULT(
+				    c, TEE_ERROR_SIGNATURE_INVALID,
+				    cc_asym_verify(s, vop, NULL, 0, dg, len, sig, 64));
+				dg[len - 1] ^= 1;
+			}
+		}
+		if (ADBG_EXPECT_TRUE(c, host_sign(k.host, e, 32, sig, 32)))
+			ADBG_EXPECT_TEEC_SUCCESS(
+			    c, cc_asym_verify(s, vop, NULL, 0, len ? dg : NULL, len, sig, 64));
+	}
+out:
+	cc_free_op(s, sop);
+	cc_free_op(s, vop);
+	ec_key_free(s, &k);
+}
+
+static void xtest_tee_test_4213(ADBG_Case_t *c)
+{
+	TEEC_Session s = {0};
+
+	if (!ct_open(c, &s))
+		return;
+	Do_ADBG_BeginSubCase(c, "SM2 DSA: any digest length, as the number it spells");
+	sm2_lengths(c, &s);
+	Do_ADBG_EndSubCase(c, NULL);
+	TEEC_CloseSession(&s);
+}
+ADBG_CASE_DEFINE(regression, 4213, xtest_tee_test_4213,
+		 "SM2 DSA digest lengths as OP-TEE takes them (any)");
