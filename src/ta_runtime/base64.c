@@ -61,3 +61,34 @@ bool base64_decode(const char *in, size_t len, void *out, size_t cap, size_t *si
 	}
 	return true;
 }
+
+/* One pass of base64_decode_lenient: counts the bytes, and writes them when out is set. */
+static size_t lenient_pass(const char *in, size_t len, uint8_t *out)
+{
+	uint32_t bits = 0;
+	size_t nbits = 0;
+	size_t n = 0;
+
+	for (size_t i = 0; i < len && in[i] && in[i] != '='; i++) {
+		int d = b64_value(in[i]);
+
+		if (d < 0)
+			continue;
+		bits = (bits << 6 | (uint32_t)d) & 0xfff;
+		nbits += 6;
+		if (nbits >= 8) {
+			nbits -= 8;
+			if (out)
+				out[n] = (uint8_t)(bits >> nbits);
+			n++;
+		}
+	}
+	return n;
+}
+
+void base64_decode_lenient(const char *in, size_t len, void *out, size_t cap, size_t *size)
+{
+	*size = lenient_pass(in, len, NULL);
+	if (*size && *size <= cap)
+		lenient_pass(in, len, out);
+}

@@ -17,4 +17,13 @@
  */
 bool base64_decode(const char *in, size_t len, void *out, size_t cap, size_t *size);
 
+/*
+ * Decodes as OP-TEE reads the values of its binary-block TA properties:
+ * characters outside the alphabet are skipped, the first '=' or NUL ends the
+ * text, and a last group too short for a whole byte gives nothing ("====" and
+ * "-%@&" are both empty). *size is the decoded size; the bytes are written to
+ * out only if *size <= cap.
+ */
+void base64_decode_lenient(const char *in, size_t len, void *out, size_t cap, size_t *size);
+
 #endif

@@ -443,7 +443,13 @@ static TEE_Result get_binary(TEE_PropSetHandle h, const char *name, void *buf, s
 		return res;
 	if (p.type != USER_TA_PROP_TYPE_BINARY_BLOCK && p.type != USER_TA_PROP_TYPE_STRING)
 		return TEE_ERROR_BAD_FORMAT;
-	if (!base64_decode(p.v.str, strlen(p.v.str), buf, *len, &need))
+	/*
+	 * A value the TA declared a binary block is read as OP-TEE reads it;
+	 * a string must be base64 exactly, as GP says.
+	 */
+	if (p.type == USER_TA_PROP_TYPE_BINARY_BLOCK)
+		base64_decode_lenient(p.v.str, strlen(p.v.str), buf, *len, &need);
+	else if (!base64_decode(p.v.str, strlen(p.v.str), buf, *len, &need))
 		return TEE_ERROR_BAD_FORMAT;
 	res = need > *len ? TEE_ERROR_SHORT_BUFFER : TEE_SUCCESS;
 	*len = need;

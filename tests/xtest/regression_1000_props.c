@@ -18,7 +18,7 @@
 #include "xtest_helpers.h"
 
 #define LIST_MAX 8192
-#define TA_SET_COUNT 30
+#define TA_SET_COUNT 35
 #define CLIENT_SET_COUNT 2
 #define TEE_SET_COUNT 25
 #define UUID_STR_LEN 37
@@ -181,6 +181,11 @@ static void check_ta_set(ADBG_Case_t *c, const char *list)
 	    {"test.string", TA_PROPS_STRING},
 	    {"test.binary", TA_PROPS_BINARY},
 	    {"test.empty", ""},
+	    {"test.bin.padonly", "===="},
+	    {"test.bin.invalid", "-%@&"},
+	    {"test.bin.spaced", "aGVs bG8"},
+	    {"test.bin.unpadded", "aGk"},
+	    {"test.bin.stops", "aGk=aGk="},
 	    {"test.hex", TA_PROPS_HEX},
 	    {"test.big", "4294967296"},
 	    {"test.notbase64", TA_PROPS_NOT_BASE64},

@@ -17,7 +17,7 @@
 #define TEE_SET TEE_PROPSET_TEE_IMPLEMENTATION
 
 /* Properties in the TA set: gpd.ta.appID, the kit's 10, and the 19 valid custom ones. */
-#define TA_SET_COUNT 30
+#define TA_SET_COUNT 35
 #define CLIENT_SET_COUNT 2
 #define TEE_SET_COUNT 25
 #define MANY_ENUMERATORS 100
@@ -71,6 +71,15 @@ static const struct get_check get_checks[] = {
     {TA_SET, "test.binary", G_U32, BAD_FORMAT, NULL},
     {TA_SET, "test.empty", G_BINARY, OK, ""},
     {TA_SET, "test.empty", G_STRING, OK, ""},
+    /*
+     * A binary block the TA declared is decoded as OP-TEE decodes it:
+     * what is not base64 is skipped, '=' ends it, a short group gives nothing.
+     */
+    {TA_SET, "test.bin.padonly", G_BINARY, OK, ""},
+    {TA_SET, "test.bin.invalid", G_BINARY, OK, ""},
+    {TA_SET, "test.bin.spaced", G_BINARY, OK, "hello"},
+    {TA_SET, "test.bin.unpadded", G_BINARY, OK, "hi"},
+    {TA_SET, "test.bin.stops", G_BINARY, OK, "hi"},
     /* Strings read as other types */
     {TA_SET, "test.hex", G_U32, OK, "16"},
     {TA_SET, "test.hex", G_U64, OK, "16"},

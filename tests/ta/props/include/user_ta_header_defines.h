@@ -26,6 +26,11 @@
 	{ "test.string", USER_TA_PROP_TYPE_STRING, TA_PROPS_STRING }, \
 	{ "test.binary", USER_TA_PROP_TYPE_BINARY_BLOCK, TA_PROPS_BINARY }, \
 	{ "test.empty", USER_TA_PROP_TYPE_BINARY_BLOCK, "" }, \
+	{ "test.bin.padonly", USER_TA_PROP_TYPE_BINARY_BLOCK, "====" }, \
+	{ "test.bin.invalid", USER_TA_PROP_TYPE_BINARY_BLOCK, "-%@&" }, \
+	{ "test.bin.spaced", USER_TA_PROP_TYPE_BINARY_BLOCK, "aGVs bG8" }, \
+	{ "test.bin.unpadded", USER_TA_PROP_TYPE_BINARY_BLOCK, "aGk" }, \
+	{ "test.bin.stops", USER_TA_PROP_TYPE_BINARY_BLOCK, "aGk=aGk=" }, \
 	{ "test.hex", USER_TA_PROP_TYPE_STRING, TA_PROPS_HEX }, \
 	{ "test.big", USER_TA_PROP_TYPE_STRING, "4294967296" }, \
 	{ "test.notbase64", USER_TA_PROP_TYPE_STRING, TA_PROPS_NOT_BASE64 }, \
