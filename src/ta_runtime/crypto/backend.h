@@ -133,28 +133,26 @@ TEE_Result be_ae_init(struct be_ae *a, const uint8_t *key, size_t key_len, const
 /* BAD_STATE after payload, or past CCM's declared AAD length. */
 TEE_Result be_ae_update_aad(struct be_ae *a, const void *data, size_t len);
 /*
- * Takes len payload bytes and writes *out_len of output, either len (GCM)
- * or 0 (CCM, whose output all comes from the final call). out has room for
- * len bytes. BAD_STATE past CCM's declared payload length.
+ * Takes len payload bytes (any length) and writes len bytes of output to
+ * out, which may be in itself. Decryption output is not authenticated yet.
+ * BAD_STATE past CCM's declared payload length, or when CCM's payload
+ * starts before all of its declared AAD.
  */
-TEE_Result be_ae_update(struct be_ae *a, const void *in, size_t len, void *out, size_t *out_len);
-/* Payload bytes taken by be_ae_update and not output yet. */
-size_t be_ae_pending(const struct be_ae *a);
+TEE_Result be_ae_update(struct be_ae *a, const void *in, size_t len, void *out);
 /*
- * Ends an encryption: writes *out_len = pending + len bytes to out and the
- * tag (tag_len bytes of be_ae_init). BAD_STATE if CCM's lengths disagree
- * with the declared ones.
+ * Ends an encryption: writes the last len bytes to out and the tag
+ * (tag_len bytes of be_ae_init). BAD_STATE if CCM's lengths disagree with
+ * the declared ones.
  */
-TEE_Result be_ae_enc_final(struct be_ae *a, const void *in, size_t len, void *out, size_t *out_len,
-			   void *tag);
+TEE_Result be_ae_enc_final(struct be_ae *a, const void *in, size_t len, void *out, void *tag);
 /*
- * Ends a decryption: writes *out_len = pending + len bytes to out and then
- * checks the tag (tag_len bytes, compared in constant time by the library).
- * TEE_ERROR_MAC_INVALID on mismatch: out then holds unauthenticated data,
- * which the caller must not release.
+ * Ends a decryption: writes the last len bytes to out and then checks the
+ * tag (tag_len bytes, compared in constant time). TEE_ERROR_MAC_INVALID on
+ * mismatch: out then holds unauthenticated data, which the caller must not
+ * release.
  */
-TEE_Result be_ae_dec_final(struct be_ae *a, const void *in, size_t len, void *out, size_t *out_len,
-			   const void *tag, size_t tag_len);
+TEE_Result be_ae_dec_final(struct be_ae *a, const void *in, size_t len, void *out, const void *tag,
+			   size_t tag_len);
 TEE_Result be_ae_copy(struct be_ae *dst, const struct be_ae *src);
 
 /* ---- asymmetric keys: RSA, DSA, DH, ECDSA, ECDH, SM2, Ed25519, X25519 ---- */

@@ -62,7 +62,7 @@ struct tee_op {
 	struct tee_obj *key2; /* XTS's second key */
 	size_t block_size;    /* GP cipher buffering */
 	bool two_blocks;
-	uint8_t buf[32];
+	uint8_t buf[32]; /* what cipher and CCM buffering keep back */
 	size_t buf_off;
 	uint8_t digest[64]; /* a finished digest being extracted */
 	size_t digest_off;
@@ -75,10 +75,6 @@ struct tee_op {
 	/* Asymmetric and derivation: key1 (and key2) for the library, made on first use */
 	struct be_pkey *pkey1;
 	struct be_pkey *pkey2;
-	/* AE decryption: the plaintext, held until the tag checks out */
-	uint8_t *hold;
-	size_t hold_len;
-	size_t hold_cap;
 };
 
 /* The operation behind h; panics (naming func) if h is not a live operation handle. */
@@ -87,8 +83,15 @@ struct tee_op *op_from_handle(TEE_OperationHandle h, const char *func);
 void op_reset_state(struct tee_op *op);
 /* The secret bytes of a symmetric key object (its one buffer attribute). */
 void op_key_bytes(const struct tee_obj *key, const uint8_t **p, size_t *len);
-/* Wipes and frees the AE hold buffer. */
-void op_hold_clear(struct tee_op *op);
+/*
+ * src, or a private copy of it (*copy, freed with op_input_free) when it
+ * overlaps dst, dlen bytes: output written ahead of input must not change
+ * unread input (the TA may cipher in place). Panics when out of memory.
+ */
+const uint8_t *op_input_copy(const void *src, size_t slen, const void *dst, size_t dlen,
+			     uint8_t **copy, const char *func);
+/* Wipes and frees what op_input_copy allocated; NULL allowed. */
+void op_input_free(uint8_t *copy, size_t slen);
 /* Drops the library's copies of the keys (after a key change). */
 void op_pkeys_clear(struct tee_op *op);
 /*

@@ -2,13 +2,14 @@
  * GP Cryptographic Operations API: authenticated encryption (6.5), AES-GCM
  * and AES-CCM.
  *
- * Decryption releases no plaintext before the tag is verified: in decrypt
- * mode TEE_AEUpdate outputs nothing and the plaintext waits in private
- * memory; TEE_AEDecryptFinal hands it all out if the tag matches, and
- * nothing (destLen 0) with TEE_ERROR_MAC_INVALID if it does not. The
- * memory this takes grows with the message. Encryption streams: GCM
- * outputs what TEE_AEUpdate takes, CCM (whose tag comes first in the
- * computation) outputs everything in TEE_AEEncryptFinal.
+ * TEE_AEUpdate streams in both directions, as OP-TEE's libutee does (xtest
+ * 4005 and 4017 pin it down): GCM outputs what it takes; CCM outputs whole
+ * blocks and keeps the partial one for the next call. So decryption hands
+ * out plaintext before its tag is checked, which GP allows: a TA must not
+ * act on it until TEE_AEDecryptFinal succeeds. TEE_AEDecryptFinal itself
+ * releases nothing before the tag checks out: its last bytes are decrypted
+ * in private memory and copied out only then, and with
+ * TEE_ERROR_MAC_INVALID *destLen is 0 and nothing is written.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -36,41 +37,43 @@ static struct tee_op *inited_ae_op(TEE_OperationHandle h, const char *func)
 	return op;
 }
 
-/* Bytes TEE_AEUpdate outputs for len in: GCM encryption streams. */
-static size_t update_out_len(const struct tee_op *op, size_t len)
+/* The unit of CCM's buffering (OP-TEE's libutee); GCM has none. */
+static size_t ae_block(const struct tee_op *op)
 {
-	if (op->info.mode == TEE_MODE_ENCRYPT && op->info.algorithm == TEE_ALG_AES_GCM)
-		return len;
-	return 0;
+	return op->info.algorithm == TEE_ALG_AES_CCM ? TEE_AES_BLOCK_SIZE : 1;
 }
 
-/* Makes room for n more bytes in the hold buffer; panics when out of memory. */
-static void hold_reserve(struct tee_op *op, size_t n, const char *func)
+/* Bytes an update of len more bytes outputs: all of GCM's, CCM's whole blocks. */
+static size_t update_out_len(const struct tee_op *op, size_t len)
 {
-	size_t need = 0;
-	size_t cap = 0;
-	uint8_t *p = NULL;
+	size_t bs = ae_block(op);
 
-	if (__builtin_add_overflow(op->hold_len, n, &need))
-		rt_panic(TEE_ERROR_OUT_OF_MEMORY, func);
-	if (need <= op->hold_cap && op->hold)
-		return;
-	cap = op->hold_cap ? op->hold_cap : 256;
-	while (cap < need)
-		cap = cap > SIZE_MAX / 2 ? need : cap * 2;
-	p = malloc(cap);
-	if (!p)
-		rt_panic(TEE_ERROR_OUT_OF_MEMORY, func);
-	if (op->hold_len) {
-		/* hold_len > 0 only with hold allocated. */
-		/* NOLINTNEXTLINE(clang-analyzer-core.NonNullParamChecker) */
-		memcpy(p, op->hold, op->hold_len);
+	return len / bs * bs + (len % bs + op->buf_off) / bs * bs;
+}
+
+/*
+ * Feeds src through the buffer, writing update_out_len(len) bytes to dst:
+ * what was buffered first, then whole blocks of src; the rest is buffered.
+ */
+static TEE_Result feed(struct tee_op *op, const uint8_t *src, size_t len, uint8_t *dst)
+{
+	size_t out = update_out_len(op, len);
+	size_t from_src = 0;
+	TEE_Result res = TEE_SUCCESS;
+
+	if (out) {
+		if (op->buf_off)
+			res = be_ae_update(op->be.ae, op->buf, op->buf_off, dst);
+		from_src = out - op->buf_off;
+		if (!res)
+			res = be_ae_update(op->be.ae, src, from_src, dst + op->buf_off);
+		if (res)
+			return res;
+		op->buf_off = 0;
 	}
-	if (op->hold)
-		secure_wipe(op->hold, op->hold_cap);
-	free(op->hold);
-	op->hold = p;
-	op->hold_cap = cap;
+	memcpy(op->buf + op->buf_off, src + from_src, len - from_src);
+	op->buf_off += len - from_src;
+	return TEE_SUCCESS;
 }
 
 TEE_Result TEE_AEInit(TEE_OperationHandle operation, const void *nonce, size_t nonceLen,
@@ -90,7 +93,7 @@ TEE_Result TEE_AEInit(TEE_OperationHandle operation, const void *nonce, size_t n
 	/* GCM: 96..128 bits by bytes; CCM: 32..128 bits by two bytes (in the backend). */
 	if (tagLen % 8 || (op->info.algorithm == TEE_ALG_AES_GCM && (tagLen < 96 || tagLen > 128)))
 		return TEE_ERROR_NOT_SUPPORTED;
-	op_hold_clear(op);
+	op->buf_off = 0;
 	op_key_bytes(op->key1, &key, &key_len);
 	res = be_ae_init(op->be.ae, key, key_len, nonce, nonceLen, tagLen / 8, AADLen, payloadLen);
 	if (res == TEE_ERROR_NOT_SUPPORTED)
@@ -123,9 +126,10 @@ TEE_Result TEE_AEUpdate(TEE_OperationHandle operation, const void *srcData, size
 {
 	static const char func[] = "TEE_AEUpdate";
 	struct tee_op *op = NULL;
+	const uint8_t *src = NULL;
+	uint8_t *copy = NULL;
 	TEE_Result res = TEE_ERROR_GENERIC;
 	size_t req = 0;
-	size_t n = 0;
 
 	if ((!srcData && srcLen) || !destLen)
 		rt_panic(TEE_ERROR_BAD_PARAMETERS, func);
@@ -141,24 +145,24 @@ TEE_Result TEE_AEUpdate(TEE_OperationHandle operation, const void *srcData, size
 	}
 	if (!destData && req)
 		rt_panic(TEE_ERROR_BAD_PARAMETERS, func);
-	if (op->info.mode == TEE_MODE_ENCRYPT) {
-		res = be_ae_update(op->be.ae, srcData, srcLen, destData, &n);
-	} else {
-		hold_reserve(op, srcLen, func);
-		res = be_ae_update(op->be.ae, srcData, srcLen, op->hold + op->hold_len, &n);
-		op->hold_len += n;
-		n = 0;
-	}
+	/* Exactly in place is safe with nothing buffered; any other overlap is copied. */
+	if (srcData == destData && !op->buf_off)
+		src = srcData;
+	else
+		src = op_input_copy(srcData, srcLen, destData, *destLen, &copy, func);
+	res = feed(op, src, srcLen, destData);
+	op_input_free(copy, srcLen);
 	if (res)
 		rt_panic(res, func);
 	op->state = TEE_OPERATION_STATE_ACTIVE;
-	*destLen = n;
+	*destLen = req;
 	return TEE_SUCCESS;
 }
 
 static void ae_done(struct tee_op *op)
 {
-	op_hold_clear(op);
+	op->buf_off = 0;
+	secure_wipe(op->buf, sizeof(op->buf));
 	op->state = TEE_OPERATION_STATE_INITIAL;
 	op->info.handleState &= ~TEE_HANDLE_FLAG_INITIALIZED;
 }
@@ -168,16 +172,18 @@ TEE_Result TEE_AEEncryptFinal(TEE_OperationHandle operation, const void *srcData
 {
 	static const char func[] = "TEE_AEEncryptFinal";
 	struct tee_op *op = NULL;
+	const uint8_t *src = NULL;
+	uint8_t *dst = destData;
+	uint8_t *copy = NULL;
 	TEE_Result res = TEE_SUCCESS;
 	size_t req = 0;
-	size_t n = 0;
 
 	if ((!srcData && srcLen) || !destLen || !tagLen)
 		rt_panic(TEE_ERROR_BAD_PARAMETERS, func);
 	op = inited_ae_op(operation, func);
 	if (op->info.mode != TEE_MODE_ENCRYPT)
 		rt_panic(TEE_ERROR_BAD_PARAMETERS, func);
-	req = be_ae_pending(op->be.ae) + srcLen;
+	req = op->buf_off + srcLen;
 	if (*destLen < req) {
 		*destLen = req;
 		res = TEE_ERROR_SHORT_BUFFER;
@@ -188,12 +194,18 @@ TEE_Result TEE_AEEncryptFinal(TEE_OperationHandle operation, const void *srcData
 	}
 	if (res)
 		return res;
-	if ((!destData && req) || !tag)
+	if ((!dst && req) || !tag)
 		rt_panic(TEE_ERROR_BAD_PARAMETERS, func);
-	res = be_ae_enc_final(op->be.ae, srcData, srcLen, destData, &n, tag);
+	src = op_input_copy(srcData, srcLen, destData, *destLen, &copy, func);
+	if (op->buf_off)
+		res = be_ae_update(op->be.ae, op->buf, op->buf_off, dst);
+	if (!res)
+		res = be_ae_enc_final(op->be.ae, src, srcLen, op->buf_off ? dst + op->buf_off : dst,
+				      tag);
+	op_input_free(copy, srcLen);
 	if (res)
 		rt_panic(res, func);
-	*destLen = n;
+	*destLen = req;
 	*tagLen = op->info.digestLength;
 	ae_done(op);
 	return TEE_SUCCESS;
@@ -205,37 +217,36 @@ TEE_Result TEE_AEDecryptFinal(TEE_OperationHandle operation, const void *srcData
 	static const char func[] = "TEE_AEDecryptFinal";
 	struct tee_op *op = NULL;
 	TEE_Result res = TEE_SUCCESS;
+	uint8_t *plain = NULL;
 	size_t total = 0;
-	size_t n = 0;
 
 	if ((!srcData && srcLen) || !destLen || (!tag && tagLen))
 		rt_panic(TEE_ERROR_BAD_PARAMETERS, func);
 	op = inited_ae_op(operation, func);
 	if (op->info.mode != TEE_MODE_DECRYPT)
 		rt_panic(TEE_ERROR_BAD_PARAMETERS, func);
-	total = op->hold_len + be_ae_pending(op->be.ae) + srcLen;
+	total = op->buf_off + srcLen;
 	if (*destLen < total) {
 		*destLen = total;
 		return TEE_ERROR_SHORT_BUFFER;
 	}
 	if (!destData && total)
 		rt_panic(TEE_ERROR_BAD_PARAMETERS, func);
-	hold_reserve(op, total - op->hold_len, func);
-	res = be_ae_dec_final(op->be.ae, srcData, srcLen, op->hold + op->hold_len, &n, tag, tagLen);
-	if (res == TEE_ERROR_MAC_INVALID) {
-		*destLen = 0;
-		ae_done(op);
-		return res;
-	}
-	if (res)
+	/* The last plaintext stays private until the tag checks out. */
+	plain = malloc(total ? total : 1);
+	if (!plain)
+		rt_panic(TEE_ERROR_OUT_OF_MEMORY, func);
+	if (op->buf_off)
+		res = be_ae_update(op->be.ae, op->buf, op->buf_off, plain);
+	if (!res)
+		res = be_ae_dec_final(op->be.ae, srcData, srcLen, plain + op->buf_off, tag, tagLen);
+	if (!res && total)
+		memcpy(destData, plain, total);
+	secure_wipe(plain, total ? total : 1);
+	free(plain);
+	if (res && res != TEE_ERROR_MAC_INVALID)
 		rt_panic(res, func);
-	op->hold_len += n;
-	if (op->hold_len) {
-		/* hold_len <= total, and destData is set when total > 0 (checked above). */
-		/* NOLINTNEXTLINE(clang-analyzer-core.NonNullParamChecker) */
-		memcpy(destData, op->hold, op->hold_len);
-	}
-	*destLen = op->hold_len;
+	*destLen = res ? 0 : total;
 	ae_done(op);
-	return TEE_SUCCESS;
+	return res;
 }

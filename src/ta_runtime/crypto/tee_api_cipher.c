@@ -10,12 +10,10 @@
  *	n > 2bs ? roundup(n - 2bs, bs) : 0		(two blocks kept)
  * AES-CTR streams with no buffering.
  */
-#include <stdlib.h>
 #include <string.h>
 
 #include "operation.h"
 #include "runtime.h"
-#include "secure.h"
 
 static struct tee_op *cipher_op(TEE_OperationHandle h, const char *func)
 {
@@ -116,33 +114,6 @@ static TEE_Result feed(struct tee_op *op, const uint8_t *src, size_t slen, uint8
 	return TEE_SUCCESS;
 }
 
-/*
- * src, or a private copy of it when it overlaps dst (the TA may cipher in
- * place): output written ahead of input must not change unread input.
- */
-static const uint8_t *input_copy(const void *src, size_t slen, const void *dst, size_t dlen,
-				 uint8_t **copy, const char *func)
-{
-	const uint8_t *s = src;
-	const uint8_t *d = dst;
-
-	*copy = NULL;
-	if (!slen || !d || !dlen || s + slen <= d || d + dlen <= s)
-		return s;
-	*copy = malloc(slen);
-	if (!*copy)
-		rt_panic(TEE_ERROR_OUT_OF_MEMORY, func);
-	memcpy(*copy, src, slen);
-	return *copy;
-}
-
-static void input_free(uint8_t *copy, size_t slen)
-{
-	if (copy)
-		secure_wipe(copy, slen);
-	free(copy);
-}
-
 TEE_Result TEE_CipherUpdate(TEE_OperationHandle operation, const void *srcData, size_t srcLen,
 			    void *destData, size_t *destLen)
 {
@@ -174,12 +145,12 @@ TEE_Result TEE_CipherUpdate(TEE_OperationHandle operation, const void *srcData, 
 	if (srcData == destData && (op->block_size == 1 || op->buf_off == 0))
 		src = srcData;
 	else
-		src = input_copy(srcData, srcLen, destData, *destLen, &copy, func);
+		src = op_input_copy(srcData, srcLen, destData, *destLen, &copy, func);
 	if (op->block_size == 1)
 		res = be_cipher_update(op->be.cipher, src, srcLen, destData);
 	else
 		res = feed(op, src, srcLen, destData);
-	input_free(copy, srcLen);
+	op_input_free(copy, srcLen);
 	if (res)
 		rt_panic(res, func);
 	*destLen = req;
@@ -221,7 +192,7 @@ TEE_Result TEE_CipherDoFinal(TEE_OperationHandle operation, const void *srcData,
 	}
 	if (!dst && req)
 		rt_panic(TEE_ERROR_BAD_PARAMETERS, func);
-	src = input_copy(srcData, srcLen, destData, room, &copy, func);
+	src = op_input_copy(srcData, srcLen, destData, room, &copy, func);
 	if (op->block_size == 1) {
 		res = be_cipher_final(op->be.cipher, src, srcLen, dst, &out);
 	} else {
@@ -231,7 +202,7 @@ TEE_Result TEE_CipherDoFinal(TEE_OperationHandle operation, const void *srcData,
 			res = be_cipher_final(op->be.cipher, op->buf, op->buf_off, dst + n, &out);
 		out += n;
 	}
-	input_free(copy, srcLen);
+	op_input_free(copy, srcLen);
 	op->buf_off = 0;
 	op->state = TEE_OPERATION_STATE_INITIAL;
 	op->info.handleState &= ~TEE_HANDLE_FLAG_INITIALIZED;

@@ -46,14 +46,27 @@ void op_key_bytes(const struct tee_obj *key, const uint8_t **p, size_t *len)
 	}
 }
 
-void op_hold_clear(struct tee_op *op)
+const uint8_t *op_input_copy(const void *src, size_t slen, const void *dst, size_t dlen,
+			     uint8_t **copy, const char *func)
 {
-	if (op->hold)
-		secure_wipe(op->hold, op->hold_cap);
-	free(op->hold);
-	op->hold = NULL;
-	op->hold_len = 0;
-	op->hold_cap = 0;
+	const uint8_t *s = src;
+	const uint8_t *d = dst;
+
+	*copy = NULL;
+	if (!slen || !d || !dlen || s + slen <= d || d + dlen <= s)
+		return s;
+	*copy = malloc(slen);
+	if (!*copy)
+		rt_panic(TEE_ERROR_OUT_OF_MEMORY, func);
+	memcpy(*copy, src, slen);
+	return *copy;
+}
+
+void op_input_free(uint8_t *copy, size_t slen)
+{
+	if (copy)
+		secure_wipe(copy, slen);
+	free(copy);
 }
 
 static void op_free(struct tee_op *op)
@@ -79,7 +92,6 @@ static void op_free(struct tee_op *op)
 	op_pkeys_clear(op);
 	obj_free(op->key1);
 	obj_free(op->key2);
-	op_hold_clear(op);
 	secure_wipe(op, sizeof(*op));
 	free(op);
 }
@@ -110,7 +122,6 @@ void op_reset_state(struct tee_op *op)
 	op->digest_off = 0;
 	secure_wipe(op->buf, sizeof(op->buf));
 	secure_wipe(op->digest, sizeof(op->digest));
-	op_hold_clear(op);
 	op->info.handleState &= ~TEE_HANDLE_FLAG_EXTRACTING;
 	if (op->info.operationClass == TEE_OPERATION_DIGEST) {
 		if (be_hash_init(op->be.hash))
@@ -548,15 +559,6 @@ void TEE_CopyOperation(TEE_OperationHandle dstOperation, TEE_OperationHandle src
 			if (dst->key2)
 				obj_reset(dst->key2);
 		}
-	}
-	op_hold_clear(dst);
-	if (src->hold_len) {
-		dst->hold = malloc(src->hold_len);
-		if (!dst->hold)
-			rt_panic(TEE_ERROR_OUT_OF_MEMORY, func);
-		memcpy(dst->hold, src->hold, src->hold_len);
-		dst->hold_len = src->hold_len;
-		dst->hold_cap = src->hold_len;
 	}
 	dst->info.handleState = src->info.handleState;
 	dst->info.keySize = src->info.keySize;

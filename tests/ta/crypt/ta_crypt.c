@@ -327,7 +327,9 @@ static TEE_Result cmd_cipher_in_place(uint32_t types, TEE_Param p[TEE_NUM_PARAMS
 	size_t out_len = len;
 	TEE_Result res = TEE_ERROR_GENERIC;
 
-	if (p[0].value.b)
+	if (p[0].value.b == 2)
+		res = TEE_AEUpdate(op_h(p[0].value.a), buf, len, buf, &out_len);
+	else if (p[0].value.b)
 		res = TEE_CipherDoFinal(op_h(p[0].value.a), buf, len, buf, &out_len);
 	else
 		res = TEE_CipherUpdate(op_h(p[0].value.a), buf, len, buf, &out_len);

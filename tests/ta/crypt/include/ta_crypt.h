@@ -93,7 +93,10 @@ struct ta_crypt_object_info {
 /* GP 1.1 behaviour and in-place data */
 #define TA_CRYPT_CMD_GP11_SET_OPERATION_KEY 41 /* v0 a=op b=key, __GP11_TEE_SetOperationKey */
 #define TA_CRYPT_CMD_GP11_FREE_OPERATION 42    /* v0 a=op, __GP11_TEE_FreeOperation */
-/* v0 a=op b=0: TEE_CipherUpdate, 1: TEE_CipherDoFinal; m1 inout, ciphered in place */
+/*
+ * v0 a=op b=0: TEE_CipherUpdate, 1: TEE_CipherDoFinal, 2: TEE_AEUpdate;
+ * m1 inout, ciphered in place
+ */
 #define TA_CRYPT_CMD_CIPHER_IN_PLACE 43
 
 /* Asymmetric operations; m1 the operation's attributes (may be TEEC_NONE) */
