@@ -1,9 +1,11 @@
 /*
- * regression 4201-4202: where swtee's Cryptographic Operations API follows
+ * regression 4201-4203: where swtee's Cryptographic Operations API follows
  * OP-TEE's libutee rather than a stricter reading, through the crypt test
  * TA (tests/ta/crypt):
  *   4201 AES-GCM decryption streams plaintext from TEE_AEUpdate;
- *   4202 AES-CCM streams both ways, TEE_AEUpdate by whole blocks.
+ *   4202 AES-CCM streams both ways, TEE_AEUpdate by whole blocks;
+ *   4203 AES-XTS takes each key up to maxKeySize (both keys' sizes at
+ *        allocation).
  * The AE references come from the host's OpenSSL (which swtee's CCM no
  * longer uses), checked first against NIST SP 800-38C example 2.
  */
@@ -412,3 +414,94 @@ static void xtest_tee_test_4202(ADBG_Case_t *c)
 }
 ADBG_CASE_DEFINE(regression, 4202, xtest_tee_test_4202,
 		 "AES-CCM streams both ways, TEE_AEUpdate by whole blocks (OP-TEE)");
+
+/* ---- 4203 ---- */
+
+/* The host's AES-XTS of len bytes: key is both keys. */
+static bool host_xts(const uint8_t *key, size_t key_len, const uint8_t iv[16], const uint8_t *in,
+		     size_t len, uint8_t *out)
+{
+	EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
+	int outl = 0;
+	int fin = 0;
+	bool ok = false;
+
+	if (ctx &&
+	    EVP_EncryptInit_ex(ctx, key_len == 64 ? EVP_aes_256_xts() : EVP_aes_128_xts(), NULL,
+			       key, iv) &&
+	    EVP_EncryptUpdate(ctx, out, &outl, in, (int)len) &&
+	    EVP_EncryptFinal_ex(ctx, out + outl, &fin))
+		ok = (size_t)(outl + fin) == len;
+	EVP_CIPHER_CTX_free(ctx);
+	return ok;
+}
+
+/* AES-XTS with two key_len-byte keys on an operation of max_key_size, in a session of its own. */
+static void xts_run(ADBG_Case_t *c, size_t key_len, uint32_t max_key_size)
+{
+	TEEC_Session sess = {0};
+	TEEC_Session *s = &sess;
+	static const uint8_t iv[16] = {0xff, 0x01};
+	uint8_t key[64];
+	uint8_t pt[48];
+	uint8_t ct[48];
+	uint8_t out[48];
+	size_t n = sizeof(out);
+	uint32_t op = 0;
+	uint32_t k1 = 0;
+	uint32_t k2 = 0;
+
+	for (size_t i = 0; i < sizeof(key); i++)
+		key[i] = (uint8_t)(i * 5 + 3);
+	for (size_t i = 0; i < sizeof(pt); i++)
+		pt[i] = (uint8_t)i;
+	if (!sess_open(c, s))
+		return;
+	if (!ADBG_EXPECT_TRUE(c, host_xts(key, 2 * key_len, iv, pt, sizeof(pt), ct)) ||
+	    !ADBG_EXPECT_TEEC_SUCCESS(
+		c, cc_alloc_op(s, TEE_ALG_AES_XTS, TEE_MODE_ENCRYPT, max_key_size, &op)) ||
+	    !ADBG_EXPECT_TEEC_SUCCESS(c, cc_secret_key(s, TEE_TYPE_AES, key, key_len, &k1)) ||
+	    !ADBG_EXPECT_TEEC_SUCCESS(c,
+				      cc_secret_key(s, TEE_TYPE_AES, key + key_len, key_len, &k2)))
+		goto out;
+	if (ADBG_EXPECT_TEEC_SUCCESS(c, cc_set_key2(s, op, k1, k2)) &&
+	    ADBG_EXPECT_TEEC_SUCCESS(c, cc_cipher_init(s, op, iv, sizeof(iv))) &&
+	    ADBG_EXPECT_TEEC_SUCCESS(c, cc_cipher_final(s, op, pt, sizeof(pt), out, &n)))
+		ADBG_EXPECT_BUFFER(c, ct, sizeof(ct), out, n);
+out:
+	if (k1)
+		cc_free_obj(s, k1);
+	if (k2)
+		cc_free_obj(s, k2);
+	if (op)
+		cc_free_op(s, op);
+	TEEC_CloseSession(s);
+}
+
+static void xtest_tee_test_4203(ADBG_Case_t *c)
+{
+	TEEC_Session s = {0};
+	uint32_t op = 0;
+
+	Do_ADBG_BeginSubCase(c, "AES-XTS, maxKeySize 256 with two 256-bit keys");
+	xts_run(c, 32, 256);
+	Do_ADBG_EndSubCase(c, NULL);
+	Do_ADBG_BeginSubCase(c, "AES-XTS, maxKeySize 384 with two 256-bit keys");
+	xts_run(c, 32, 384);
+	Do_ADBG_EndSubCase(c, NULL);
+	Do_ADBG_BeginSubCase(c, "AES-XTS, maxKeySize 256 and 512 as before");
+	xts_run(c, 16, 256);
+	xts_run(c, 32, 512);
+	Do_ADBG_EndSubCase(c, NULL);
+	/* Half of maxKeySize is no AES size: refused at allocation, as OP-TEE. */
+	Do_ADBG_BeginSubCase(c, "AES-XTS, maxKeySize 128: not supported");
+	if (sess_open(c, &s)) {
+		ADBG_EXPECT_TEEC_RESULT(
+		    c, TEEC_ERROR_NOT_SUPPORTED,
+		    cc_alloc_op(&s, TEE_ALG_AES_XTS, TEE_MODE_ENCRYPT, 128, &op));
+		TEEC_CloseSession(&s);
+	}
+	Do_ADBG_EndSubCase(c, NULL);
+}
+ADBG_CASE_DEFINE(regression, 4203, xtest_tee_test_4203,
+		 "AES-XTS takes each key up to maxKeySize (OP-TEE)");

@@ -234,7 +234,12 @@ TEE_Result TEE_AllocateOperation(TEE_OperationHandle *operation, uint32_t algori
 	} else {
 		uint32_t mks = maxKeySize;
 
-		/* Two keys: maxKeySize covers both (OP-TEE). */
+		/*
+		 * Two keys (XTS, SM2 KEP), as OP-TEE: maxKeySize is taken for
+		 * both, so half of it must be a size of the key type, yet
+		 * TEE_SetOperationKey2 takes each key up to maxKeySize: the
+		 * key objects get room for that.
+		 */
 		if (d->flags & ALG_TWO_KEYS) {
 			op->info.handleState = TEE_HANDLE_FLAG_EXPECT_TWO_KEYS;
 			mks /= 2;
@@ -244,6 +249,10 @@ TEE_Result TEE_AllocateOperation(TEE_OperationHandle *operation, uint32_t algori
 			res = obj_new(d->key_type, mks, &op->key2);
 		if (res)
 			goto out;
+		if (op->key2) {
+			op->key1->max_size = maxKeySize;
+			op->key2->max_size = maxKeySize;
+		}
 	}
 	res = op_backend_new(op);
 	if (res)
