@@ -1,11 +1,12 @@
 /*
- * regression 4201-4203: where swtee's Cryptographic Operations API follows
+ * regression 4201-4204: where swtee's Cryptographic Operations API follows
  * OP-TEE's libutee rather than a stricter reading, through the crypt test
  * TA (tests/ta/crypt):
  *   4201 AES-GCM decryption streams plaintext from TEE_AEUpdate;
  *   4202 AES-CCM streams both ways, TEE_AEUpdate by whole blocks;
  *   4203 AES-XTS takes each key up to maxKeySize (both keys' sizes at
- *        allocation).
+ *        allocation);
+ *   4204 TEE_GetObjectBufferAttribute with no buffer asks for the size.
  * The AE references come from the host's OpenSSL (which swtee's CCM no
  * longer uses), checked first against NIST SP 800-38C example 2.
  */
@@ -505,3 +506,42 @@ static void xtest_tee_test_4203(ADBG_Case_t *c)
 }
 ADBG_CASE_DEFINE(regression, 4203, xtest_tee_test_4203,
 		 "AES-XTS takes each key up to maxKeySize (OP-TEE)");
+
+/* ---- 4204 ---- */
+
+static void xtest_tee_test_4204(ADBG_Case_t *c)
+{
+	static const size_t sizes[] = {0, 31, 32, 64, 4096};
+	uint8_t key[32];
+	uint8_t out[32];
+	TEEC_Session s = {0};
+	uint32_t obj = 0;
+	size_t n = 0;
+
+	for (size_t i = 0; i < sizeof(key); i++)
+		key[i] = (uint8_t)(0xc0 + i);
+	if (!sess_open(c, &s))
+		return;
+	if (!ADBG_EXPECT_TEEC_SUCCESS(c, cc_secret_key(&s, TEE_TYPE_AES, key, sizeof(key), &obj)))
+		goto out;
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		Do_ADBG_BeginSubCase(c, "NULL buffer, size %zu: SHORT_BUFFER and the size",
+				     sizes[i]);
+		n = sizes[i];
+		ADBG_EXPECT_TEEC_RESULT(c, TEEC_ERROR_SHORT_BUFFER,
+					call_vm(&s, TA_CRYPT_CMD_GET_OBJECT_BUFFER_ATTRIBUTE, obj,
+						TEE_ATTR_SECRET_VALUE, TEEC_MEMREF_TEMP_OUTPUT,
+						NULL, &n));
+		ADBG_EXPECT(c, sizeof(key), n);
+		Do_ADBG_EndSubCase(c, NULL);
+	}
+	/* The session is alive and the value is read with a buffer. */
+	n = sizeof(out);
+	if (ADBG_EXPECT_TEEC_SUCCESS(c, cc_get_buf_attr(&s, obj, TEE_ATTR_SECRET_VALUE, out, &n)))
+		ADBG_EXPECT_BUFFER(c, key, sizeof(key), out, n);
+	cc_free_obj(&s, obj);
+out:
+	TEEC_CloseSession(&s);
+}
+ADBG_CASE_DEFINE(regression, 4204, xtest_tee_test_4204,
+		 "TEE_GetObjectBufferAttribute with no buffer asks for the size (OP-TEE)");
