@@ -7,12 +7,14 @@
  *        (FIPS 186-4 4.6), verifying that or the whole hash; others panic.
  *   4212 ECDSA digest lengths: any, cut to the order's bit length.
  *   4213 SM2 DSA digest lengths: any, taken as the number it spells.
+ *   4214 SM2 PKE ciphertexts are C1 || C2 || C3 (GM/T 0003.4-2012).
  *
  * Signatures are checked against the host's OpenSSL, which cuts DSA and
  * ECDSA digests the same way.
  */
 #include <string.h>
 
+#include <openssl/asn1.h>
 #include <openssl/bn.h>
 #include <openssl/core_names.h>
 
@@ -376,3 +378,177 @@ static void xtest_tee_test_4213(ADBG_Case_t *c)
 }
 ADBG_CASE_DEFINE(regression, 4213, xtest_tee_test_4213,
 		 "SM2 DSA digest lengths as OP-TEE takes them (any)");
+
+/* ---- 4214: SM2 PKE ---- */
+
+/* The fixed parts of an SM2 ciphertext: C1 = 04 || x || y, C3 an SM3 hash. */
+#define SM2_C1 65
+#define SM2_C3 32
+
+static ASN1_TYPE *asn1_int(const uint8_t *be, size_t len)
+{
+	BIGNUM *bn = BN_bin2bn(be, (int)len, NULL);
+	ASN1_INTEGER *i = bn ? BN_to_ASN1_INTEGER(bn, NULL) : NULL;
+	ASN1_TYPE *t = i ? ASN1_TYPE_new() : NULL;
+
+	BN_free(bn);
+	if (t)
+		ASN1_TYPE_set(t, V_ASN1_INTEGER, i);
+	else
+		ASN1_INTEGER_free(i);
+	return t;
+}
+
+static ASN1_TYPE *asn1_octets(const uint8_t *p, size_t len)
+{
+	ASN1_OCTET_STRING *o = ASN1_OCTET_STRING_new();
+	ASN1_TYPE *t = o ? ASN1_TYPE_new() : NULL;
+
+	if (!t || !ASN1_OCTET_STRING_set(o, p, (int)len)) {
+		ASN1_OCTET_STRING_free(o);
+		ASN1_TYPE_free(t);
+		return NULL;
+	}
+	ASN1_TYPE_set(t, V_ASN1_OCTET_STRING, o);
+	return t;
+}
+
+/* C1 || C2 || C3 as the DER SEQUENCE { x, y, C3, C2 } the host's OpenSSL takes. */
+static bool sm2_to_der(const uint8_t *ct, size_t len, uint8_t *der, size_t *der_len)
+{
+	STACK_OF(ASN1_TYPE) *seq = sk_ASN1_TYPE_new_null();
+	size_t c2 = len - SM2_C1 - SM2_C3;
+	ASN1_TYPE *parts[4] = {
+	    asn1_int(ct + 1, 32),
+	    asn1_int(ct + 33, 32),
+	    asn1_octets(ct + SM2_C1 + c2, SM2_C3),
+	    asn1_octets(ct + SM2_C1, c2),
+	};
+	unsigned char *p = der;
+	int n = 0;
+
+	for (size_t i = 0; i < 4; i++) {
+		if (seq && parts[i] && sk_ASN1_TYPE_push(seq, parts[i]))
+			parts[i] = NULL;
+		ASN1_TYPE_free(parts[i]);
+	}
+	if (seq && sk_ASN1_TYPE_num(seq) == 4) {
+		n = i2d_ASN1_SEQUENCE_ANY(seq, NULL);
+		if (n > 0 && (size_t)n <= *der_len)
+			n = i2d_ASN1_SEQUENCE_ANY(seq, &p);
+		else
+			n = 0;
+	}
+	sk_ASN1_TYPE_pop_free(seq, ASN1_TYPE_free);
+	*der_len = n > 0 ? (size_t)n : 0;
+	return n > 0;
+}
+
+/* The host's DER ciphertext as C1 || C2 || C3 (*len in: room, out: bytes). */
+static bool sm2_from_der(const uint8_t *der, size_t der_len, uint8_t *ct, size_t *len)
+{
+	const unsigned char *p = der;
+	STACK_OF(ASN1_TYPE) *seq = d2i_ASN1_SEQUENCE_ANY(NULL, &p, (long)der_len);
+	ASN1_TYPE *t[4] = {NULL};
+	BIGNUM *x = NULL;
+	BIGNUM *y = NULL;
+	bool ok = seq && sk_ASN1_TYPE_num(seq) == 4;
+
+	for (int i = 0; ok && i < 4; i++) {
+		t[i] = sk_ASN1_TYPE_value(seq, i);
+		ok = ASN1_TYPE_get(t[i]) == (i < 2 ? V_ASN1_INTEGER : V_ASN1_OCTET_STRING);
+	}
+	if (ok) {
+		const ASN1_OCTET_STRING *c3 = t[2]->value.octet_string;
+		const ASN1_OCTET_STRING *c2 = t[3]->value.octet_string;
+		size_t c2_len = (size_t)ASN1_STRING_length(c2);
+
+		x = ASN1_INTEGER_to_BN(t[0]->value.integer, NULL);
+		y = ASN1_INTEGER_to_BN(t[1]->value.integer, NULL);
+		ok = x && y && ASN1_STRING_length(c3) == SM2_C3 &&
+		     *len >= SM2_C1 + c2_len + SM2_C3 && BN_bn2binpad(x, ct + 1, 32) == 32 &&
+		     BN_bn2binpad(y, ct + 33, 32) == 32;
+		if (ok) {
+			ct[0] = 0x04;
+			memcpy(ct + SM2_C1, ASN1_STRING_get0_data(c2), c2_len);
+			memcpy(ct + SM2_C1 + c2_len, ASN1_STRING_get0_data(c3), SM2_C3);
+			*len = SM2_C1 + c2_len + SM2_C3;
+		}
+	}
+	BN_free(x);
+	BN_free(y);
+	sk_ASN1_TYPE_pop_free(seq, ASN1_TYPE_free);
+	return ok;
+}
+
+/* A message of len bytes both ways between the TEE and the host. */
+static void sm2_pke_both_ways(ADBG_Case_t *c, TEEC_Session *s, const struct ec_key *k, uint32_t eop,
+			      uint32_t dop, size_t len)
+{
+	uint8_t msg[200];
+	uint8_t ct[400];
+	uint8_t der[450];
+	uint8_t pt[400];
+	size_t cl = sizeof(ct);
+	size_t dl = sizeof(der);
+	size_t pl = sizeof(pt);
+
+	Do_ADBG_Log("    SM2 PKE, %zu bytes", len);
+	fill(msg, len);
+	if (!ADBG_EXPECT_TEEC_SUCCESS(c, cc_asym_encrypt(s, eop, NULL, 0, msg, len, ct, &cl)) ||
+	    !ADBG_EXPECT(c, 97 + len, cl) || !ADBG_EXPECT(c, 0x04, ct[0]))
+		return;
+	/* The host reads it as C1 || C2 || C3 */
+	if (ADBG_EXPECT_TRUE(c, sm2_to_der(ct, cl, der, &dl)) &&
+	    ADBG_EXPECT_TRUE(c, ct_host_decrypt(k->host, NULL, NULL, der, dl, pt, &pl)))
+		ADBG_EXPECT_BUFFER(c, msg, len, pt, pl);
+	/* C2 and C3 the other way round (C1 || C3 || C2): refused */
+	{
+		uint8_t swapped[400];
+
+		memcpy(swapped, ct, SM2_C1);
+		memcpy(swapped + SM2_C1, ct + SM2_C1 + len, SM2_C3);
+		memcpy(swapped + SM2_C1 + SM2_C3, ct + SM2_C1, len);
+		pl = sizeof(pt);
+		ADBG_EXPECT_TEEC_RESULT(c, TEE_ERROR_CIPHERTEXT_INVALID,
+					cc_asym_decrypt(s, dop, NULL, 0, swapped, cl, pt, &pl));
+	}
+	/* The host's ciphertext, laid out as C1 || C2 || C3, decrypts in the TEE */
+	dl = sizeof(der);
+	cl = sizeof(ct);
+	pl = sizeof(pt);
+	if (ADBG_EXPECT_TRUE(c, ct_host_encrypt(k->host, NULL, NULL, msg, len, der, &dl)) &&
+	    ADBG_EXPECT_TRUE(c, sm2_from_der(der, dl, ct, &cl)) &&
+	    ADBG_EXPECT_TEEC_SUCCESS(c, cc_asym_decrypt(s, dop, NULL, 0, ct, cl, pt, &pl)))
+		ADBG_EXPECT_BUFFER(c, msg, len, pt, pl);
+}
+
+static void xtest_tee_test_4214(ADBG_Case_t *c)
+{
+	TEEC_Session s = {0};
+	struct ec_key k;
+	uint32_t eop = 0;
+	uint32_t dop = 0;
+
+	if (!ct_open(c, &s))
+		return;
+	Do_ADBG_BeginSubCase(c, "SM2 PKE: C1 || C2 || C3, both ways with the host");
+	if (ec_key_make(c, &s, TEE_TYPE_SM2_PKE_KEYPAIR, TEE_TYPE_SM2_PKE_PUBLIC_KEY,
+			TEE_ECC_CURVE_SM2, 256, "SM2", "SM2", &k)) {
+		eop = ct_op(c, &s, TEE_ALG_SM2_PKE, TEE_MODE_ENCRYPT, 256, k.pub);
+		dop = ct_op(c, &s, TEE_ALG_SM2_PKE, TEE_MODE_DECRYPT, 256, k.pair);
+		if (eop && dop) {
+			sm2_pke_both_ways(c, &s, &k, eop, dop, 1);
+			sm2_pke_both_ways(c, &s, &k, eop, dop, 19);
+			sm2_pke_both_ways(c, &s, &k, eop, dop, 32);
+			sm2_pke_both_ways(c, &s, &k, eop, dop, 150);
+		}
+	}
+	cc_free_op(&s, eop);
+	cc_free_op(&s, dop);
+	ec_key_free(&s, &k);
+	Do_ADBG_EndSubCase(c, NULL);
+	TEEC_CloseSession(&s);
+}
+ADBG_CASE_DEFINE(regression, 4214, xtest_tee_test_4214,
+		 "SM2 PKE ciphertexts laid out as OP-TEE's: C1 || C2 || C3");

@@ -332,13 +332,13 @@ static const char sm2_id[] = "1234567812345678";
 static const char sm2_msg[] = "message digest";
 static const char sm2_rs[] = "F5A03B0648D2C4630EEAC513E1BB81A15944DA3827D5B74143AC7EACEEE720B3"
 			     "B1B6AA29DF212FD8763182BC0D421CA1BB9038FD1F7F42D4840B69C485BBC1AA";
-/* The encryption example: "encryption standard", C1 || C3 || C2 */
+/* The encryption example: "encryption standard", C1 || C2 || C3 (OP-TEE's order) */
 static const char sm2_pke_msg[] = "encryption standard";
 static const char sm2_pke_ct[] = "04"
 				 "04EBFC718E8D1798620432268E77FEB6415E2EDE0E073C0F4F640ECD2E149A73"
 				 "E858F9D81E5430A57B36DAAB8F950A3C64E6EE6A63094D99283AFF767E124DF0"
-				 "59983C18F809E262923C53AEC295D30383B54E39D609D160AFCB1908D0BD8766"
-				 "21886CA989CA9C7D58087307CA93092D651EFA";
+				 "21886CA989CA9C7D58087307CA93092D651EFA"
+				 "59983C18F809E262923C53AEC295D30383B54E39D609D160AFCB1908D0BD8766";
 
 struct sm2_key {
 	uint8_t d[32], x[32], y[32];
@@ -451,11 +451,11 @@ static void sm2_pke(ADBG_Case_t *c, TEEC_Session *s)
 	if (ADBG_EXPECT_TEEC_SUCCESS(c, cc_asym_decrypt(s, dop, NULL, 0, ct, cl, pt, &pl)))
 		ADBG_EXPECT_BUFFER(c, sm2_pke_msg, ml, pt, pl);
 	/* C3 changed, C1 off the curve, C1 not uncompressed: one answer */
-	ct[70] ^= 1;
+	ct[cl - 1] ^= 1;
 	pl = sizeof(pt);
 	ADBG_EXPECT_TEEC_RESULT(c, TEE_ERROR_CIPHERTEXT_INVALID,
 				cc_asym_decrypt(s, dop, NULL, 0, ct, cl, pt, &pl));
-	ct[70] ^= 1;
+	ct[cl - 1] ^= 1;
 	ct[10] ^= 1;
 	ADBG_EXPECT_TEEC_RESULT(c, TEE_ERROR_CIPHERTEXT_INVALID,
 				cc_asym_decrypt(s, dop, NULL, 0, ct, cl, pt, &pl));

@@ -7,9 +7,11 @@
  * length, which the library cuts to the group order (FIPS 186-4 4.6, 6.4);
  * SM2 takes the number it spells (e in r = (e + x1) mod n, GM/T 0003.2
  * 6.1), which the library wants as 32 bytes: another length is reduced
- * mod n first, which gives the same r and s. GP's SM2 ciphertext is
- * C1 || C3 || C2 (GM/T 0003.4: the uncompressed point, the SM3 hash, the
- * masked message), OpenSSL's the DER SEQUENCE of the same four values.
+ * mod n first, which gives the same r and s.
+ *
+ * The SM2 ciphertext is OP-TEE's, C1 || C2 || C3 (GM/T 0003.4-2012 6.1):
+ * the uncompressed point 04 || x || y, the masked message, the SM3 hash;
+ * OpenSSL's is the DER SEQUENCE { x, y, C3, C2 }.
  */
 #include <limits.h>
 #include <stdlib.h>
@@ -225,11 +227,11 @@ TEE_Result bo_sm2_encrypt(struct be_pkey *k, const void *in, size_t len, void *o
 	if (!der_tl(&p, end, 0x04, &n) || n != SM2_C3)
 		goto out;
 	o[0] = 0x04;
-	memcpy(o + SM2_C1, p, SM2_C3);
+	memcpy(o + SM2_C1 + len, p, SM2_C3);
 	p += n;
 	if (!der_tl(&p, end, 0x04, &n) || n != len || p + n != end)
 		goto out;
-	memcpy(o + SM2_C1 + SM2_C3, p, n);
+	memcpy(o + SM2_C1, p, n);
 	bo_strip(&x, &x_len);
 	bo_strip(&y, &y_len);
 	if (x_len > SM2_FIELD || y_len > SM2_FIELD)
@@ -274,11 +276,11 @@ TEE_Result bo_sm2_decrypt(struct be_pkey *k, const void *in, size_t len, void *o
 	n += der_uint(der + n, c + 1 + SM2_FIELD, SM2_FIELD);
 	der[n++] = 0x04;
 	n += der_len_put(der + n, SM2_C3);
-	memcpy(der + n, c + SM2_C1, SM2_C3);
+	memcpy(der + n, c + SM2_C1 + c2_len, SM2_C3);
 	n += SM2_C3;
 	der[n++] = 0x04;
 	n += der_len_put(der + n, c2_len);
-	memcpy(der + n, c + SM2_C1 + SM2_C3, c2_len);
+	memcpy(der + n, c + SM2_C1, c2_len);
 	n += c2_len;
 	body = n - 6;
 	{

@@ -546,7 +546,7 @@ size_t be_asym_out_size(uint32_t alg, const struct be_pkey *k, uint32_t mode, si
 	case TEE_MAIN_ALGO_ED25519:
 		return 64;
 	case TEE_MAIN_ALGO_SM2_PKE:
-		/* C1 (an uncompressed point) || C3 (SM3) || C2 */
+		/* C1 (an uncompressed point) || C2 || C3 (SM3) */
 		if (mode == TEE_MODE_ENCRYPT)
 			return in_len > SIZE_MAX - 97 ? SIZE_MAX : 97 + in_len;
 		return in_len > 97 ? in_len - 97 : 0;
