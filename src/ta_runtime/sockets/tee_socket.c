@@ -228,12 +228,12 @@ static TEE_Result sock_recv(TEE_iSocketHandle ctx, void *buf, uint32_t *length, 
 		rt_panic(TEE_ERROR_BAD_PARAMETERS, __func__);
 	s = sock_lookup(ctx, __func__);
 	want = *length > PROTO_SOCK_DATA_MAX ? PROTO_SOCK_DATA_MAX : *length;
-	*length = 0;
 	buf_writer_init(&w, req_buf, sizeof(req_buf));
 	buf_put_u32(&w, MSG_SOCK_RECV);
 	buf_put_u32(&w, s->handle);
 	buf_put_u32(&w, timeout == TEE_TIMEOUT_INFINITE ? PROTO_SOCK_NO_TIMEOUT : timeout);
 	buf_put_u32(&w, want);
+	/* On a failure *length stays as the TA gave it, as on OP-TEE. */
 	res = sock_chan_call(req_buf, buf_written(&w), rsp_buf, sizeof(rsp_buf), &r);
 	if (res)
 		goto out;
