@@ -246,6 +246,7 @@ static inline size_t proto_bounce_span(size_t size)
  *   OPEN    proto:u32 ipver:u32 port:u32 host          -> handle:u32
  *   SEND    handle:u32 timeout:u32 len:u32 data        -> sent:u32
  *   RECV    handle:u32 timeout:u32 len:u32             -> len:u32 data
+ *           (len 0: at once, -> queued:u32 and no data: what waits, kept)
  *   CLOSE   handle:u32
  *   IOCTL   handle:u32 cmd:u32 len:u32 data            -> len:u32 data
  *   CANCEL  (none)

@@ -369,6 +369,30 @@ static uint32_t op_send(struct chan *ch, struct buf_reader *r, struct buf_writer
 	return res;
 }
 
+/*
+ * A receive of length 0: how much waits, taken from the socket's queue
+ * without removing it, at once. A datagram's whole size (MSG_TRUNC), the
+ * bytes of a stream up to PROTO_SOCK_DATA_MAX; 0 when nothing waits or the
+ * stream's peer closed.
+ */
+static uint32_t recv_queued(struct chan *ch, const struct net_sock *s, struct buf_writer *w)
+{
+	int flags = MSG_PEEK | MSG_DONTWAIT;
+	ssize_t n = 0;
+
+	if (s->proto == TEE_ISOCKET_PROTOCOLID_UDP)
+		flags |= MSG_TRUNC;
+	do {
+		n = recv(s->fd, ch->data, sizeof(ch->data), flags);
+	} while (n < 0 && errno == EINTR);
+	if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
+		return errno_result(errno);
+	if (n < 0)
+		n = 0;
+	buf_put_u32(w, n > PROTO_SOCK_DATA_MAX ? PROTO_SOCK_DATA_MAX : (uint32_t)n);
+	return TEE_SUCCESS;
+}
+
 static uint32_t op_recv(struct chan *ch, struct buf_reader *r, struct buf_writer *w)
 {
 	struct net_sock *s = NULL;
@@ -386,12 +410,14 @@ static uint32_t op_recv(struct chan *ch, struct buf_reader *r, struct buf_writer
 	s = sock_of(ch, handle);
 	if (!s)
 		return TEE_ERROR_BAD_PARAMETERS;
+	if (!len)
+		return recv_queued(ch, s, w);
 	deadline = deadline_of(timeout);
 	for (;;) {
 		ssize_t n = recv(s->fd, data, len, MSG_DONTWAIT);
 		uint32_t res = 0;
 
-		if (n > 0 || (n == 0 && (s->proto == TEE_ISOCKET_PROTOCOLID_UDP || !len))) {
+		if (n > 0 || (n == 0 && s->proto == TEE_ISOCKET_PROTOCOLID_UDP)) {
 			buf_put_u32(w, (uint32_t)n);
 			buf_put_bytes(w, data, (size_t)n);
 			return TEE_SUCCESS;

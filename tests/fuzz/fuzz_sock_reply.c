@@ -60,6 +60,7 @@ static const struct step script[] = {
     {CLOSE, 0, 0, NULL, 0, 0, 0},
     {SEND, 0, 0, NULL, 2000, PROTO_SOCK_NO_TIMEOUT, 2},
     {RECV, 0, 0, NULL, 0, 10, 2},
+    {RECV, 0, 0, NULL, 0, PROTO_SOCK_NO_TIMEOUT, 1},
     {CLOSE, 0, 0, NULL, 0, 0, 1},
     {CLOSE, 0, 0, NULL, 0, 0, 2},
 };
@@ -185,7 +186,12 @@ static void check_requests(const struct sock_relay *rl, int sock)
 			if (v[2] > PROTO_SOCK_DATA_MAX || !buf_skip(&r, v[2]))
 				abort();
 			break;
-		case MSG_SOCK_RECV:
+		case MSG_SOCK_RECV: /* handle timeout len; len 0 asks at once */
+			for (int i = 0; i < 3; i++)
+				buf_get_u32(&r, &v[i]);
+			if (v[2] > PROTO_SOCK_DATA_MAX || (!v[2] && v[1]))
+				abort();
+			break;
 		case MSG_SOCK_SETBUF:
 			for (int i = 0; i < 3; i++)
 				buf_get_u32(&r, &v[i]);
@@ -219,6 +225,10 @@ static void check_answer(const struct step *s, const struct buf_writer *w, uint3
 		abort();
 	if (s->kind == SEND) {
 		if (!buf_get_u32(&r, &v) || v > s->num)
+			abort();
+	} else if (s->kind == RECV && !res && !s->num) {
+		/* What waits, as a count: no data comes with it. */
+		if (!buf_get_u32(&r, &v) || v > PROTO_SOCK_DATA_MAX)
 			abort();
 	} else if (s->kind == RECV && !res) {
 		if (!buf_get_u32(&r, &v) || v > s->num || !buf_skip(&r, v))

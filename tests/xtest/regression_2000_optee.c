@@ -1,9 +1,11 @@
 /*
- * regression 2021: the GP Sockets API where swtee follows what OP-TEE
+ * regression 2021-2022: the GP Sockets API where swtee follows what OP-TEE
  * does (docs/sockets.md), against servers on the loopback addresses: a
- * receive that times out leaves its length as the TA gave it (2021). A
- * call that would block where it must not is cancelled after 2 s, so that
- * a regression fails the case instead of hanging the run.
+ * receive that times out leaves its length as the TA gave it (2021); a
+ * receive of length 0 returns at once with the size of what waits, and
+ * takes nothing (2022). A call that would block where it must not is
+ * cancelled after 2 s, so that a regression fails the case instead of
+ * hanging the run.
  */
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -60,6 +62,24 @@ static TEEC_Result recv_guarded(TEEC_Session *s, uint32_t id, void *buf, size_t 
 	res = sk_recv_op(s, &op, id, buf, len, timeout);
 	atomic_store(&g.done, true);
 	pthread_join(t, NULL);
+	return res;
+}
+
+/* Zero-length receives until one reports something waiting (at most GUARD_MS). */
+static TEEC_Result wait_queued(TEEC_Session *s, uint32_t id, size_t *queued)
+{
+	uint64_t t0 = sk_now_ms();
+	TEEC_Result res = TEEC_SUCCESS;
+
+	do {
+		struct timespec ts = {.tv_nsec = 5 * 1000 * 1000};
+
+		*queued = 0;
+		res = recv_guarded(s, id, NULL, queued, TEE_TIMEOUT_INFINITE);
+		if (res || *queued)
+			return res;
+		nanosleep(&ts, NULL);
+	} while (sk_now_ms() - t0 < GUARD_MS);
 	return res;
 }
 
@@ -150,3 +170,122 @@ static void xtest_tee_test_2021(ADBG_Case_t *c)
 }
 ADBG_CASE_DEFINE(regression, 2021, xtest_tee_test_2021,
 		 "A socket receive that times out keeps its length (as OP-TEE)");
+
+/* ---- 2022 ---- */
+
+static void udp_zero_length(ADBG_Case_t *c, TEEC_Session *s, struct sk_srv *udp)
+{
+	uint8_t buf[2048];
+	uint8_t big[1000];
+	size_t len = 0;
+	uint32_t id = 0;
+	uint64_t t0 = 0;
+
+	for (size_t i = 0; i < sizeof(big); i++)
+		big[i] = (uint8_t)(i * 13 + 1);
+	if (!ADBG_EXPECT_TEEC_SUCCESS(c, sk_open(s, TA_SOCKET_CMD_UDP_OPEN, TEE_IP_VERSION_DC,
+						 "127.0.0.1", udp->port, &id, NULL)))
+		return;
+
+	Do_ADBG_BeginSubCase(c, "UDP: nothing waiting: at once, 0, whatever the timeout");
+	len = 0;
+	t0 = sk_now_ms();
+	ADBG_EXPECT_TEEC_SUCCESS(c, recv_guarded(s, id, buf, &len, TEE_TIMEOUT_INFINITE));
+	ADBG_EXPECT(c, 0, len);
+	ADBG_EXPECT_COMPARE_UNSIGNED(c, sk_now_ms() - t0, <, 1000);
+	len = 0;
+	ADBG_EXPECT_TEEC_SUCCESS(c, recv_guarded(s, id, NULL, &len, 5000));
+	ADBG_EXPECT(c, 0, len);
+	ADBG_EXPECT(c, 0, sk_error(s, id));
+	Do_ADBG_EndSubCase(c, NULL);
+
+	Do_ADBG_BeginSubCase(c, "UDP: the next datagram's size, and it stays");
+	ADBG_EXPECT_TEEC_SUCCESS(c, sk_send(s, id, "ping", 4, 1000, NULL));
+	if (ADBG_EXPECT_TEEC_SUCCESS(c, wait_queued(s, id, &len)))
+		ADBG_EXPECT(c, 4, len);
+	len = 0;
+	ADBG_EXPECT_TEEC_SUCCESS(c, recv_guarded(s, id, NULL, &len, TEE_TIMEOUT_INFINITE));
+	ADBG_EXPECT(c, 4, len);
+	len = sizeof(buf);
+	if (ADBG_EXPECT_TEEC_SUCCESS(c, recv_guarded(s, id, buf, &len, 2000)))
+		ADBG_EXPECT_BUFFER(c, "ping", 4, buf, len);
+	len = 0;
+	ADBG_EXPECT_TEEC_SUCCESS(c, recv_guarded(s, id, NULL, &len, TEE_TIMEOUT_INFINITE));
+	ADBG_EXPECT(c, 0, len);
+	Do_ADBG_EndSubCase(c, NULL);
+
+	Do_ADBG_BeginSubCase(c, "UDP: a 1000-byte datagram, then a 1-byte receive");
+	ADBG_EXPECT_TEEC_SUCCESS(c, sk_send(s, id, big, sizeof(big), 1000, NULL));
+	if (ADBG_EXPECT_TEEC_SUCCESS(c, wait_queued(s, id, &len)))
+		ADBG_EXPECT(c, sizeof(big), len);
+	len = 1;
+	if (ADBG_EXPECT_TEEC_SUCCESS(c, recv_guarded(s, id, buf, &len, 2000)))
+		ADBG_EXPECT_BUFFER(c, big, 1, buf, len);
+	/* The rest of a datagram cut to the buffer is gone with it. */
+	len = 0;
+	ADBG_EXPECT_TEEC_SUCCESS(c, recv_guarded(s, id, NULL, &len, TEE_TIMEOUT_INFINITE));
+	ADBG_EXPECT(c, 0, len);
+	Do_ADBG_EndSubCase(c, NULL);
+
+	ADBG_EXPECT_TEEC_SUCCESS(c, sk_close(s, id));
+}
+
+static void tcp_zero_length(ADBG_Case_t *c, TEEC_Session *s, struct sk_srv *echo,
+			    struct sk_srv *silent)
+{
+	static const char text[] = "hello world";
+	uint8_t buf[64];
+	size_t len = 0;
+	uint32_t id = 0;
+
+	Do_ADBG_BeginSubCase(c, "TCP: nothing waiting: at once, 0, whatever the timeout");
+	if (ADBG_EXPECT_TEEC_SUCCESS(c, sk_tcp_open(s, "127.0.0.1", silent->port, &id))) {
+		len = 0;
+		ADBG_EXPECT_TEEC_SUCCESS(c, recv_guarded(s, id, buf, &len, TEE_TIMEOUT_INFINITE));
+		ADBG_EXPECT(c, 0, len);
+		ADBG_EXPECT_TEEC_SUCCESS(c, sk_close(s, id));
+	}
+	Do_ADBG_EndSubCase(c, NULL);
+
+	Do_ADBG_BeginSubCase(c, "TCP: the bytes waiting, none taken; then 1 byte, then the rest");
+	if (ADBG_EXPECT_TEEC_SUCCESS(c, sk_tcp_open(s, "127.0.0.1", echo->port, &id))) {
+		size_t n = strlen(text);
+		uint64_t t0 = sk_now_ms();
+
+		ADBG_EXPECT_TEEC_SUCCESS(c, sk_send(s, id, text, n, 1000, NULL));
+		/* The echo may come in parts: wait for all of it. */
+		while (!wait_queued(s, id, &len) && len < n && sk_now_ms() - t0 < GUARD_MS) {
+			struct timespec ts = {.tv_nsec = 5 * 1000 * 1000};
+
+			nanosleep(&ts, NULL);
+		}
+		ADBG_EXPECT(c, n, len);
+		len = 1;
+		if (ADBG_EXPECT_TEEC_SUCCESS(c, recv_guarded(s, id, buf, &len, 2000)))
+			ADBG_EXPECT_BUFFER(c, text, 1, buf, len);
+		len = 0;
+		ADBG_EXPECT_TEEC_SUCCESS(c, recv_guarded(s, id, NULL, &len, 0));
+		ADBG_EXPECT(c, n - 1, len);
+		len = sizeof(buf);
+		if (ADBG_EXPECT_TEEC_SUCCESS(c, recv_guarded(s, id, buf, &len, 2000)))
+			ADBG_EXPECT_BUFFER(c, text + 1, n - 1, buf, len);
+		ADBG_EXPECT_TEEC_SUCCESS(c, sk_close(s, id));
+	}
+	Do_ADBG_EndSubCase(c, NULL);
+}
+
+/* srv: a UDP echo server, a TCP echo server, a silent one. */
+static void zero_length(ADBG_Case_t *c, TEEC_Session *s, struct sk_srv *srv)
+{
+	udp_zero_length(c, s, &srv[0]);
+	tcp_zero_length(c, s, &srv[1], &srv[2]);
+}
+
+static void xtest_tee_test_2022(ADBG_Case_t *c)
+{
+	static const enum sk_srv_mode modes[] = {SK_SRV_UDP_ECHO, SK_SRV_ECHO, SK_SRV_SILENT};
+
+	with_servers(c, modes, 3, zero_length);
+}
+ADBG_CASE_DEFINE(regression, 2022, xtest_tee_test_2022,
+		 "A zero-length socket receive returns at once and takes nothing (as OP-TEE)");

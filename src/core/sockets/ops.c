@@ -288,20 +288,28 @@ static void op_recv(struct sock_relay *rl, struct buf_reader *r, struct buf_writ
 		protocol_violation(rl, "a receive on a handle it does not have");
 		return;
 	}
+	/* Length 0 asks what waits, at once: the timeout does not apply. */
+	if (!len)
+		timeout = 0;
 	buf_writer_init(&rw, req, sizeof(req));
 	buf_put_u32(&rw, MSG_SOCK_RECV);
 	buf_put_u32(&rw, handle);
 	buf_put_u32(&rw, timeout);
 	buf_put_u32(&rw, len);
 	res = supp_result(sock_relay_call(rl, req, buf_written(&rw), timeout, &rr));
-	if (!res && (!buf_get_u32(&rr, &got) || got > len || !buf_get_ptr(&rr, &data, got) ||
-		     !buf_done(&rr)))
+	if (!res && !len &&
+	    (!buf_get_u32(&rr, &got) || got > PROTO_SOCK_DATA_MAX || !buf_done(&rr)))
+		res = TEE_ERROR_COMMUNICATION;
+	if (!res && len &&
+	    (!buf_get_u32(&rr, &got) || got > len || !buf_get_ptr(&rr, &data, got) ||
+	     !buf_done(&rr)))
 		res = TEE_ERROR_COMMUNICATION;
 	buf_put_u32(w, MSG_SOCK_RSP);
 	buf_put_u32(w, res);
 	if (!res) {
 		buf_put_u32(w, got);
-		buf_put_bytes(w, data, got);
+		if (len)
+			buf_put_bytes(w, data, got);
 	}
 }
 

@@ -238,12 +238,20 @@ static TEE_Result sock_recv(TEE_iSocketHandle ctx, void *buf, uint32_t *length, 
 	if (res)
 		goto out;
 	buf_get_u32(&r, &got);
+	if (!want) {
+		/* What waits, none of it taken: a count without data. */
+		if (got > PROTO_SOCK_DATA_MAX || !buf_done(&r)) {
+			res = TEE_ERROR_COMMUNICATION;
+			goto out;
+		}
+		*length = got;
+		goto out;
+	}
 	if (got > want || !buf_get_ptr(&r, &data, got) || !buf_done(&r)) {
 		res = TEE_ERROR_COMMUNICATION;
 		goto out;
 	}
-	if (got)
-		memcpy(buf, data, got); /* buf may be NULL when *length was 0 */
+	memcpy(buf, data, got);
 	*length = got;
 out:
 	s->proto_error = res;
