@@ -55,6 +55,7 @@ static const struct step script[] = {
     {IOCTL, 0, 0, NULL, TEE_TCP_SET_SENDBUF, 0, 0},
     {IOCTL, 0, 0, "example.test", TEE_UDP_CHANGEADDR, 0, 1},
     {IOCTL, 0, 0, "::ffff:127.0.0.2", TEE_UDP_CHANGEADDR, 0, 1},
+    {IOCTL, 0, 0, "0.0.0.0", TEE_UDP_CHANGEADDR, 0, 1},
     {IOCTL, 0, 0, NULL, TEE_UDP_CHANGEPORT, 0, 1},
     {SEND, 0, 0, NULL, 1, 0, 1},
     {CLOSE, 0, 0, NULL, 0, 0, 0},

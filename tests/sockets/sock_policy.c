@@ -4,14 +4,15 @@
  * TA under another UUID) opening sockets to servers this program runs on
  * the loopback addresses. Checked: rules by TA UUID, single ports and port
  * ranges, IPv4 against IPv6 (and IPv4-mapped IPv6 addresses judged as
- * IPv4), prefixes, host names, UDP peers changed by ioctl, a rule that lets
- * one TA through and not the other, that a file denies what it does not
- * allow (even loopback), that each refusal gives the TA
- * TEE_ERROR_ACCESS_DENIED and the core a log line naming the TA and the
- * destination, that allowed connections reach the servers and refused ones
- * never do, and that a malformed file stops the core from starting with a
- * message naming its line. Nothing is sent beyond the loopback interface:
- * the one other address (192.0.2.1, TEST-NET-1) is always refused.
+ * IPv4, 0.0.0.0 and :: as the loopback address they reach), prefixes, host
+ * names, UDP peers changed by ioctl, a rule that lets one TA through and
+ * not the other, that a file denies what it does not allow (even
+ * loopback), that each refusal gives the TA TEE_ERROR_ACCESS_DENIED and
+ * the core a log line naming the TA and the destination, that allowed
+ * connections reach the servers and refused ones never do, and that a
+ * malformed file stops the core from starting with a message naming its
+ * line. Nothing is sent beyond the loopback interface: the other addresses
+ * (192.0.2.1, TEST-NET-1, and 0.0.0.1) are always refused.
  *
  * usage: sock_policy SWTEE STATE_DIR
  *        sock_policy --client CHECK...  (what it runs inside swtee run)
@@ -450,6 +451,10 @@ static void test_rules(const char *swtee, const char *dir, char *self, bool v6, 
 	args[n++] = check("twin", "tcp", "dc", "127.0.0.1", p3, "-", OK);
 	args[n++] = check("twin", "udp-port", "4", "127.0.0.1", p1, port_s[0], OK);
 	args[n++] = check("twin", "tcp", "dc", "192.0.2.1", 80, "-", DENIED);
+	/* 0.0.0.0 reaches 127.0.0.1, and is judged as that address. */
+	args[n++] = check("socket", "tcp", "dc", "0.0.0.0", p1, "-", OK);
+	args[n++] = check("socket", "tcp", "dc", "0.0.0.0", p3, "-", DENIED);
+	args[n++] = check("twin", "tcp", "dc", "0.0.0.0", p3, "-", OK);
 	if (v6) {
 		args[n++] = check("socket", "tcp", "6", "::1", p4, "-", OK);
 		args[n++] = check("socket", "tcp", "6", "::1", p1, "-", DENIED);
@@ -457,6 +462,7 @@ static void test_rules(const char *swtee, const char *dir, char *self, bool v6, 
 		args[n++] = check("socket", "tcp", "6", "::ffff:127.0.0.1", p1, "-", OK);
 		args[n++] = check("socket", "tcp", "6", "::ffff:127.0.0.1", p3, "-", DENIED);
 		args[n++] = check("twin", "tcp", "6", "::1", p4, "-", OK);
+		args[n++] = check("socket", "tcp", "6", "::", p4, "-", OK);
 	}
 	printf("# rules (%s):\n%s", policy, text);
 	fflush(stdout);
@@ -469,6 +475,8 @@ static void test_rules(const char *swtee, const char *dir, char *self, bool v6, 
 	snprintf(dest, sizeof(dest), "127.0.0.1:%u", p3);
 	expect_log(r, true, TA1, dest, "127.0.0.1");
 	expect_log(r, true, TA1, dest, "localhost");
+	expect_log(r, true, TA1, dest, "0.0.0.0");
+	expect_log(r, false, TA2, dest, "0.0.0.0");
 	snprintf(text, sizeof(text), "port %u", p3);
 	expect_log(r, true, TA1, dest, text);
 	expect_log(r, false, TA2, dest, "127.0.0.1");
@@ -486,10 +494,10 @@ static void test_rules(const char *swtee, const char *dir, char *self, bool v6, 
 		expect_log(r, true, TA1, dest, "::ffff:127.0.0.1");
 	}
 	/* Allowed opens connected; refused ones never left the core. */
-	expect_accepted(P1, v6 ? 3 : 2, "connections to 127.0.0.1:P1 (the range's low end)");
+	expect_accepted(P1, v6 ? 4 : 3, "connections to 127.0.0.1:P1 (the range's low end)");
 	expect_accepted(P2, 1, "connections to 127.0.0.1:P2 (the range's high end)");
-	expect_accepted(P3, 1, "connections to 127.0.0.1:P3 (the twin's only)");
-	expect_accepted(P4_V6, v6 ? 2 : 0, "connections to [::1]:P4");
+	expect_accepted(P3, 2, "connections to 127.0.0.1:P3 (the twin's only)");
+	expect_accepted(P4_V6, v6 ? 3 : 0, "connections to [::1]:P4");
 	expect_accepted(P5_LOOP2, 1, "connections to 127.0.0.2:P5 (a /8 for every TA)");
 }
 
@@ -499,7 +507,7 @@ static void test_default_deny(const char *swtee, const char *dir, char *self, st
 	char policy[4096];
 	char state[4096];
 	char dest[64];
-	char *args[4];
+	char *args[5];
 
 	snprintf(policy, sizeof(policy), "%s/empty.policy", dir);
 	snprintf(state, sizeof(state), "%s/empty", dir);
@@ -511,32 +519,46 @@ static void test_default_deny(const char *swtee, const char *dir, char *self, st
 	args[1] = "--client";
 	args[2] = check("socket", "tcp", "dc", "127.0.0.1", srvs[P1].port, "-", DENIED);
 	args[3] = check("twin", "udp", "4", "localhost", srvs[P1].port, "-", DENIED);
-	tee_run(swtee, state, policy, args, 4, r);
-	free(args[2]);
-	free(args[3]);
-	result(run_passed(r), "a file without rules refuses loopback too", NULL);
+	args[4] = check("socket", "tcp", "dc", "0.0.0.0", srvs[P1].port, "-", DENIED);
+	tee_run(swtee, state, policy, args, 5, r);
+	for (size_t i = 2; i < 5; i++)
+		free(args[i]);
+	result(run_passed(r), "a file without rules refuses loopback (and 0.0.0.0) too", NULL);
 	snprintf(dest, sizeof(dest), "127.0.0.1:%u", srvs[P1].port);
 	expect_log(r, true, TA1, dest, "127.0.0.1");
 	expect_log(r, true, TA2, dest, "localhost");
+	expect_log(r, true, TA1, dest, "0.0.0.0");
 }
 
-/* Without a file: loopback, every port, every TA; nothing else. */
-static void test_no_file(const char *swtee, const char *dir, char *self, struct run *r)
+/*
+ * Without a file: loopback, every port, every TA; and the unspecified
+ * addresses, which reach loopback; nothing else.
+ */
+static void test_no_file(const char *swtee, const char *dir, char *self, bool v6, struct run *r)
 {
 	char state[4096];
-	char *args[5];
+	char dest[64];
+	char *args[10];
+	size_t n = 0;
 
 	snprintf(state, sizeof(state), "%s/default", dir);
-	args[0] = self;
-	args[1] = "--client";
-	args[2] = check("socket", "tcp", "dc", "127.0.0.1", srvs[P3].port, "-", OK);
-	args[3] = check("twin", "tcp", "dc", "127.0.0.2", srvs[P5_LOOP2].port, "-", OK);
-	args[4] = check("socket", "tcp", "dc", "192.0.2.1", 443, "-", DENIED);
-	tee_run(swtee, state, NULL, args, 5, r);
-	for (size_t i = 2; i < 5; i++)
+	args[n++] = self;
+	args[n++] = "--client";
+	args[n++] = check("socket", "tcp", "dc", "127.0.0.1", srvs[P3].port, "-", OK);
+	args[n++] = check("twin", "tcp", "dc", "127.0.0.2", srvs[P5_LOOP2].port, "-", OK);
+	args[n++] = check("socket", "tcp", "dc", "192.0.2.1", 443, "-", DENIED);
+	args[n++] = check("socket", "tcp", "dc", "0.0.0.0", srvs[P3].port, "-", OK);
+	args[n++] = check("twin", "udp-addr", "4", "127.0.0.1", srvs[P1].port, "0.0.0.0", OK);
+	args[n++] = check("socket", "tcp", "dc", "0.0.0.1", srvs[P3].port, "-", DENIED);
+	if (v6)
+		args[n++] = check("socket", "tcp", "dc", "::", srvs[P4_V6].port, "-", OK);
+	tee_run(swtee, state, NULL, args, n, r);
+	for (size_t i = 2; i < n; i++)
 		free(args[i]);
-	result(run_passed(r), "without a file, loopback only", NULL);
+	result(run_passed(r), "without a file, loopback (0.0.0.0 and :: too) only", NULL);
 	expect_log(r, true, TA1, "192.0.2.1:443", "192.0.2.1");
+	snprintf(dest, sizeof(dest), "0.0.0.1:%u", srvs[P3].port);
+	expect_log(r, true, TA1, dest, "0.0.0.1");
 }
 
 /* A malformed file: swteed does not start, and says which line. */
@@ -644,7 +666,7 @@ int main(int argc, char **argv)
 		return 1;
 	test_rules(argv[1], dir, self, v6, &r);
 	test_default_deny(argv[1], dir, self, &r);
-	test_no_file(argv[1], dir, self, &r);
+	test_no_file(argv[1], dir, self, v6, &r);
 	test_malformed(argv[1], dir, &r);
 	atomic_store(&srv_stop, true);
 	pthread_join(t, NULL);

@@ -1,11 +1,12 @@
 /*
- * regression 2021-2022: the GP Sockets API where swtee follows what OP-TEE
- * does (docs/sockets.md), against servers on the loopback addresses: a
- * receive that times out leaves its length as the TA gave it (2021); a
+ * regression 2021-2023: the GP Sockets API where swtee follows what OP-TEE
+ * does (docs/sockets.md), each against servers on the loopback addresses:
+ * a receive that times out leaves its length as the TA gave it (2021); a
  * receive of length 0 returns at once with the size of what waits, and
- * takes nothing (2022). A call that would block where it must not is
- * cancelled after 2 s, so that a regression fails the case instead of
- * hanging the run.
+ * takes nothing (2022); the unspecified addresses 0.0.0.0 and :: reach this
+ * host, so the default policy lets a TA open them (2023). A call that would
+ * block where it must not is cancelled after 2 s, so that a regression
+ * fails the case instead of hanging the run.
  */
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -289,3 +290,109 @@ static void xtest_tee_test_2022(ADBG_Case_t *c)
 }
 ADBG_CASE_DEFINE(regression, 2022, xtest_tee_test_2022,
 		 "A zero-length socket receive returns at once and takes nothing (as OP-TEE)");
+
+/* ---- 2023 ---- */
+
+/* A round trip of what through the connection or datagram socket id. */
+static void round_trip(ADBG_Case_t *c, TEEC_Session *s, uint32_t id, const char *what)
+{
+	uint8_t buf[64];
+	size_t len = sizeof(buf);
+
+	if (!ADBG_EXPECT_TEEC_SUCCESS(c, sk_send(s, id, what, strlen(what), 1000, NULL)))
+		return;
+	if (ADBG_EXPECT_TEEC_SUCCESS(c, recv_guarded(s, id, buf, &len, 2000)))
+		ADBG_EXPECT_BUFFER(c, what, strlen(what), buf, len);
+}
+
+/*
+ * A TCP open of host (ipver) on srv's port, a round trip and a close; the
+ * server sees the connection come and go.
+ */
+static void tcp_round_trip(ADBG_Case_t *c, TEEC_Session *s, uint32_t ipver, const char *host,
+			   struct sk_srv *srv)
+{
+	uint32_t id = 0;
+
+	if (!ADBG_EXPECT_TEEC_SUCCESS(
+		c, sk_open(s, TA_SOCKET_CMD_TCP_OPEN, ipver, host, srv->port, &id, NULL)))
+		return;
+	ADBG_EXPECT(c, 1, sk_srv_wait_conns(srv, 1));
+	round_trip(c, s, id, host);
+	ADBG_EXPECT_TEEC_SUCCESS(c, sk_close(s, id));
+	ADBG_EXPECT(c, 0, sk_srv_wait_conns(srv, 0));
+}
+
+static void unspecified_v4(ADBG_Case_t *c, TEEC_Session *s, struct sk_srv *echo, struct sk_srv *udp,
+			   struct sk_srv *udp2)
+{
+	uint32_t id = 0;
+	uint16_t port = 0;
+	char host[16];
+
+	Do_ADBG_BeginSubCase(c, "TCP to 0.0.0.0 reaches the server on 127.0.0.1");
+	tcp_round_trip(c, s, TEE_IP_VERSION_DC, "0.0.0.0", echo);
+	tcp_round_trip(c, s, TEE_IP_VERSION_4, "0.0.0.0", echo);
+	Do_ADBG_EndSubCase(c, NULL);
+
+	Do_ADBG_BeginSubCase(c, "UDP to 0.0.0.0, its port changed, its address changed to 0.0.0.0");
+	if (ADBG_EXPECT_TEEC_SUCCESS(c, sk_open(s, TA_SOCKET_CMD_UDP_OPEN, TEE_IP_VERSION_DC,
+						"0.0.0.0", udp->port, &id, NULL))) {
+		round_trip(c, s, id, "udp to 0.0.0.0");
+		port = udp2->port;
+		ADBG_EXPECT_TEEC_SUCCESS(c,
+					 sk_ioctl(s, id, TEE_UDP_CHANGEPORT, &port, sizeof(port)));
+		round_trip(c, s, id, "udp, port changed");
+		ADBG_EXPECT_TEEC_SUCCESS(c, sk_close(s, id));
+	}
+	if (ADBG_EXPECT_TEEC_SUCCESS(c, sk_open(s, TA_SOCKET_CMD_UDP_OPEN, TEE_IP_VERSION_DC,
+						"127.0.0.1", udp->port, &id, NULL))) {
+		strcpy(host, "0.0.0.0");
+		ADBG_EXPECT_TEEC_SUCCESS(
+		    c, sk_ioctl(s, id, TEE_UDP_CHANGEADDR, host, strlen(host) + 1));
+		round_trip(c, s, id, "udp, address changed");
+		ADBG_EXPECT_TEEC_SUCCESS(c, sk_close(s, id));
+	}
+	Do_ADBG_EndSubCase(c, NULL);
+
+	Do_ADBG_BeginSubCase(c, "Other addresses of 0.0.0.0/8 are refused");
+	ADBG_EXPECT_TEEC_RESULT(c, TEEC_ERROR_ACCESS_DENIED,
+				sk_tcp_open(s, "0.0.0.1", echo->port, &id));
+	ADBG_EXPECT_TEEC_RESULT(c, TEEC_ERROR_ACCESS_DENIED,
+				sk_tcp_open(s, "0.255.255.255", echo->port, &id));
+	Do_ADBG_EndSubCase(c, NULL);
+}
+
+static void unspecified_v6(ADBG_Case_t *c, TEEC_Session *s, struct sk_srv *echo4)
+{
+	struct sk_srv echo6;
+
+	if (sk_srv_start_at(&echo6, SK_SRV_ECHO, AF_INET6)) {
+		Do_ADBG_Log("    no IPv6 loopback here: :: and ::ffff:0.0.0.0 skipped");
+		return;
+	}
+	Do_ADBG_BeginSubCase(c, "TCP to :: reaches the server on ::1");
+	tcp_round_trip(c, s, TEE_IP_VERSION_DC, "::", &echo6);
+	Do_ADBG_EndSubCase(c, NULL);
+
+	Do_ADBG_BeginSubCase(c, "TCP to ::ffff:0.0.0.0 reaches the server on 127.0.0.1");
+	tcp_round_trip(c, s, TEE_IP_VERSION_6, "::ffff:0.0.0.0", echo4);
+	Do_ADBG_EndSubCase(c, NULL);
+	sk_srv_stop(&echo6);
+}
+
+/* srv: a TCP echo server, two UDP echo servers. */
+static void unspecified(ADBG_Case_t *c, TEEC_Session *s, struct sk_srv *srv)
+{
+	unspecified_v4(c, s, &srv[0], &srv[1], &srv[2]);
+	unspecified_v6(c, s, &srv[0]);
+}
+
+static void xtest_tee_test_2023(ADBG_Case_t *c)
+{
+	static const enum sk_srv_mode modes[] = {SK_SRV_ECHO, SK_SRV_UDP_ECHO, SK_SRV_UDP_ECHO};
+
+	with_servers(c, modes, 3, unspecified);
+}
+ADBG_CASE_DEFINE(regression, 2023, xtest_tee_test_2023,
+		 "The default socket policy lets a TA open 0.0.0.0 and :: (this host)");

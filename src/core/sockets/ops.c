@@ -129,7 +129,33 @@ static uint32_t resolve(struct sock_relay *rl, uint32_t proto, uint32_t ipver, c
 	return TEE_SUCCESS;
 }
 
-/* Keeps the addresses the policy lets this TA reach on port; logs the refusal. */
+/*
+ * An unspecified address (0.0.0.0, ::, ::ffff:0.0.0.0) names this host: on
+ * Linux a connection to it goes to the loopback address. It becomes that
+ * address (127.0.0.1, ::1, ::ffff:127.0.0.1), which the policy judges and
+ * the supplicant connects to; others stay.
+ */
+static void unspecified_to_loopback(struct sock_peer *a)
+{
+	static const uint8_t v4_mapped[12] = {[10] = 0xff, [11] = 0xff};
+	static const uint8_t zero[16];
+
+	if (a->family == PROTO_SOCK_INET4 && !memcmp(a->addr, zero, 4)) {
+		a->addr[0] = 127;
+		a->addr[3] = 1;
+	} else if (a->family == PROTO_SOCK_INET6 && !memcmp(a->addr, zero, 16)) {
+		a->addr[15] = 1;
+	} else if (a->family == PROTO_SOCK_INET6 && !memcmp(a->addr, v4_mapped, 12) &&
+		   !memcmp(a->addr + 12, zero, 4)) {
+		a->addr[12] = 127;
+		a->addr[15] = 1;
+	}
+}
+
+/*
+ * Keeps the addresses the policy lets this TA reach on port (an unspecified
+ * one as the loopback address it reaches); logs the refusal.
+ */
 static size_t filter(struct sock_relay *rl, const char *host, struct sock_peer *a, size_t n,
 		     uint16_t port)
 {
@@ -139,6 +165,7 @@ static size_t filter(struct sock_relay *rl, const char *host, struct sock_peer *
 		char text[64];
 
 		a[i].port = port;
+		unspecified_to_loopback(&a[i]);
 		if (sock_policy_allows(&rl->uuid, &a[i])) {
 			a[kept++] = a[i];
 			continue;
