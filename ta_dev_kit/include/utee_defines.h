@@ -31,7 +31,8 @@
  *
  * The digest nibble is not a TEE_MAIN_ALGO_* value for every signature
  * algorithm: TEE_ALG_ECDSA_SHA* count from 1 = SHA-1, and TEE_ALG_SM2_DSA_SM3
- * and the EdDSA IDs carry 6 whatever their hash.
+ * and the EdDSA IDs carry 6 whatever their hash. TEE_ALG_GET_DIGEST_HASH()
+ * gives SM3 for TEE_ALG_SM2_DSA_SM3, as OP-TEE's does.
  */
 
 /* Main algorithm, bits [7:0] */
@@ -138,9 +139,20 @@ static inline uint32_t utee_alg_get_main_alg(uint32_t algo)
 #define TEE_ALG_GET_CLASS(algo) utee_alg_get_class(algo)
 /* Main algorithm of an algorithm ID, a TEE_MAIN_ALGO_* value. */
 #define TEE_ALG_GET_MAIN_ALG(algo) utee_alg_get_main_alg(algo)
-/* Raw fields, bits [11:8], [15:12] and [23:20]. */
+/*
+ * The digest hash of a signature, bits [15:12]; SM2 DSA's, whose field says
+ * 6 (SHA-512), is SM3, as in OP-TEE.
+ */
+static inline uint32_t utee_alg_get_digest_hash(uint32_t algo)
+{
+	if (algo == TEE_ALG_SM2_DSA_SM3)
+		return TEE_MAIN_ALGO_SM3;
+	return (algo >> 12) & 0xF;
+}
+
+/* Raw fields, bits [11:8] and [23:20]. */
 #define TEE_ALG_GET_CHAIN_MODE(algo) (((uint32_t)(algo) >> 8) & 0xF)
-#define TEE_ALG_GET_DIGEST_HASH(algo) (((uint32_t)(algo) >> 12) & 0xF)
+#define TEE_ALG_GET_DIGEST_HASH(algo) utee_alg_get_digest_hash(algo)
 #define TEE_ALG_GET_INTERNAL_HASH(algo) (((uint32_t)(algo) >> 20) & 0xF)
 
 /* Digest algorithm ID (TEE_ALG_*) of a TEE_MAIN_ALGO_* hash. */

@@ -6,7 +6,8 @@
  *   4211 DSA digest lengths: signing takes the hash cut to the subprime q
  *        (FIPS 186-4 4.6), verifying that or the whole hash; others panic.
  *   4212 ECDSA digest lengths: any, cut to the order's bit length.
- *   4213 SM2 DSA digest lengths: any, taken as the number it spells.
+ *   4213 SM2 DSA digest lengths: any, taken as the number it spells; its
+ *        digest hash in utee_defines.h is SM3, as in OP-TEE's.
  *   4214 SM2 PKE ciphertexts are C1 || C2 || C3 (GM/T 0003.4-2012).
  *
  * Signatures are checked against the host's OpenSSL, which cuts DSA and
@@ -17,6 +18,8 @@
 #include <openssl/asn1.h>
 #include <openssl/bn.h>
 #include <openssl/core_names.h>
+
+#include <utee_defines.h>
 
 #include "crypt_test.h"
 
@@ -373,6 +376,12 @@ static void xtest_tee_test_4213(ADBG_Case_t *c)
 		return;
 	Do_ADBG_BeginSubCase(c, "SM2 DSA: any digest length, as the number it spells");
 	sm2_lengths(c, &s);
+	Do_ADBG_EndSubCase(c, NULL);
+	/* OP-TEE's xtest 4006_sm2 hashes with what utee_defines.h names */
+	Do_ADBG_BeginSubCase(c, "SM2 DSA's digest hash in utee_defines.h is SM3");
+	ADBG_EXPECT(c, TEE_MAIN_ALGO_SM3, TEE_ALG_GET_DIGEST_HASH(TEE_ALG_SM2_DSA_SM3));
+	ADBG_EXPECT(c, TEE_ALG_SM3, TEE_DIGEST_HASH_TO_ALGO(TEE_ALG_SM2_DSA_SM3));
+	ADBG_EXPECT(c, TEE_ALG_SHA256, TEE_DIGEST_HASH_TO_ALGO(TEE_ALG_DSA_SHA256));
 	Do_ADBG_EndSubCase(c, NULL);
 	TEEC_CloseSession(&s);
 }
