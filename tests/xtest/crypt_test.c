@@ -348,3 +348,22 @@ void ct_dsa_free(TEEC_Session *s, struct ct_dsa *k)
 	cc_free_obj(s, k->pub);
 	memset(k, 0, sizeof(*k));
 }
+
+TEEC_Result ct_derive(TEEC_Session *s, uint32_t op, struct cc_attr *params, size_t n,
+		      uint32_t max_bits, uint8_t *out, size_t *out_len,
+		      struct ta_crypt_object_info *info)
+{
+	uint32_t secret = 0;
+	TEEC_Result res = cc_alloc_obj(s, TEE_TYPE_GENERIC_SECRET, max_bits, &secret);
+
+	if (res)
+		return res;
+	res = cc_derive_key(s, op, secret, params, n);
+	if (!res)
+		res = cc_get_buf_attr(s, secret, TEE_ATTR_SECRET_VALUE, out, out_len);
+	if (!res && info)
+		res = cc_obj_info(s, secret, info, 0);
+	if (res != TEEC_ERROR_TARGET_DEAD)
+		cc_free_obj(s, secret);
+	return res;
+}

@@ -39,6 +39,14 @@ bool ct_attr(ADBG_Case_t *c, TEEC_Session *s, uint32_t obj, uint32_t id, uint8_t
 /* A key object of type from attrs (checked); 0 when it fails. */
 uint32_t ct_key(ADBG_Case_t *c, TEEC_Session *s, uint32_t type, uint32_t bits,
 		const struct cc_attr *attrs, size_t n);
+/*
+ * TEE_DeriveKey with op into a new generic secret of max_bits: the secret
+ * into out (*out_len in: room, out: size) and, if info is not NULL, the
+ * object's info. The object is freed.
+ */
+TEEC_Result ct_derive(TEEC_Session *s, uint32_t op, struct cc_attr *params, size_t n,
+		      uint32_t max_bits, uint8_t *out, size_t *out_len,
+		      struct ta_crypt_object_info *info);
 /* A generated key pair of type and size with params (checked); 0 when it fails. */
 uint32_t ct_genkey(ADBG_Case_t *c, TEEC_Session *s, uint32_t type, uint32_t bits,
 		   const struct cc_attr *params, size_t n);

@@ -9,6 +9,9 @@
  *   4213 SM2 DSA digest lengths: any, taken as the number it spells; its
  *        digest hash in utee_defines.h is SM3, as in OP-TEE's.
  *   4214 SM2 PKE ciphertexts are C1 || C2 || C3 (GM/T 0003.4-2012).
+ *   4215 TEE_DeriveKey ignores the derived object's maxObjectSize: any
+ *        secret up to the generic secret's 4096 bits goes in.
+ *   4216 SM2 KEP derives as many bytes as maxObjectSize says bits.
  *
  * Signatures are checked against the host's OpenSSL, which cuts DSA and
  * ECDSA digests the same way.
@@ -561,3 +564,243 @@ static void xtest_tee_test_4214(ADBG_Case_t *c)
 }
 ADBG_CASE_DEFINE(regression, 4214, xtest_tee_test_4214,
 		 "SM2 PKE ciphertexts laid out as OP-TEE's: C1 || C2 || C3");
+
+/* ---- 4215, 4216: TEE_DeriveKey and the derived object's maxObjectSize ---- */
+
+/*
+ * Derives with op into a new generic secret of max_bits: the secret into
+ * out, and checks the object's sizes (the secret's, and max_bits kept).
+ */
+static TEEC_Result derive_into(ADBG_Case_t *c, TEEC_Session *s, uint32_t op, struct cc_attr *params,
+			       size_t n, uint32_t max_bits, uint8_t *out, size_t *out_len)
+{
+	struct ta_crypt_object_info info = {0};
+	TEEC_Result res = ct_derive(s, op, params, n, max_bits, out, out_len, &info);
+
+	if (!res) {
+		ADBG_EXPECT(c, *out_len * 8, info.object_size);
+		ADBG_EXPECT(c, max_bits, info.max_object_size);
+	}
+	return res;
+}
+
+/* One side of a key agreement: a generated pair and its public parts. */
+struct agree_side {
+	uint32_t key;
+	uint8_t x[512], y[66];
+	size_t xl, yl;
+};
+
+static bool agree_side_make(ADBG_Case_t *c, TEEC_Session *s, uint32_t type, uint32_t bits,
+			    const struct cc_attr *params, size_t n, uint32_t x_id, uint32_t y_id,
+			    struct agree_side *a)
+{
+	a->xl = sizeof(a->x);
+	a->yl = sizeof(a->y);
+	a->key = ct_genkey(c, s, type, bits, params, n);
+	return a->key && ct_attr(c, s, a->key, x_id, a->x, &a->xl) &&
+	       (!y_id || ct_attr(c, s, a->key, y_id, a->y, &a->yl));
+}
+
+/*
+ * Both sides of alg agree; A's secret goes into an object of small_bits,
+ * B's into one of 4096 bits, and they are the same, of want bytes.
+ */
+static void agree_small(ADBG_Case_t *c, TEEC_Session *s, uint32_t alg, uint32_t type, uint32_t bits,
+			const struct cc_attr *params, size_t n, uint32_t x_id, uint32_t y_id,
+			uint32_t small_bits, size_t want)
+{
+	struct agree_side a = {0};
+	struct agree_side b = {0};
+	uint8_t za[512];
+	uint8_t zb[512];
+	size_t zal = sizeof(za);
+	size_t zbl = sizeof(zb);
+	uint32_t opa = 0;
+	uint32_t opb = 0;
+
+	Do_ADBG_Log("    0x%08x into %u bits", alg, small_bits);
+	if (!agree_side_make(c, s, type, bits, params, n, x_id, y_id, &a) ||
+	    !agree_side_make(c, s, type, bits, params, n, x_id, y_id, &b))
+		goto out;
+	opa = ct_op(c, s, alg, TEE_MODE_DERIVE, bits, a.key);
+	opb = ct_op(c, s, alg, TEE_MODE_DERIVE, bits, b.key);
+	if (!opa || !opb)
+		goto out;
+	{
+		struct cc_attr pa[] = {CC_REF(x_id, b.x, b.xl), CC_REF(y_id, b.y, b.yl)};
+		struct cc_attr pb[] = {CC_REF(x_id, a.x, a.xl), CC_REF(y_id, a.y, a.yl)};
+		size_t np = y_id ? 2 : 1;
+
+		if (ADBG_EXPECT_TEEC_SUCCESS(
+			c, derive_into(c, s, opa, pa, np, small_bits, za, &zal)) &&
+		    ADBG_EXPECT_TEEC_SUCCESS(c, derive_into(c, s, opb, pb, np, 4096, zb, &zbl))) {
+			ADBG_EXPECT_BUFFER(c, zb, zbl, za, zal);
+			ADBG_EXPECT_TRUE(c, zal <= want && zal + 8 > want);
+		}
+	}
+out:
+	cc_free_op(s, opa);
+	cc_free_op(s, opb);
+	cc_free_obj(s, a.key);
+	cc_free_obj(s, b.key);
+}
+
+/* HKDF-SHA256 of okm bytes into max_bits; the same bytes as into 4096 bits. */
+static TEEC_Result hkdf_into(ADBG_Case_t *c, TEEC_Session *s, uint32_t okm, uint32_t max_bits,
+			     uint8_t *out, size_t *out_len)
+{
+	static const uint8_t ikm[22] = {0x0b, 0x0b, 0x0b};
+	struct cc_attr k = CC_REF(TEE_ATTR_HKDF_IKM, ikm, sizeof(ikm));
+	struct cc_attr p = CC_VALUE(TEE_ATTR_HKDF_OKM_LENGTH, okm, 0);
+	uint32_t key = ct_key(c, s, TEE_TYPE_HKDF_IKM, sizeof(ikm) * 8, &k, 1);
+	uint32_t op =
+	    key ? ct_op(c, s, TEE_ALG_HKDF_SHA256_DERIVE_KEY, TEE_MODE_DERIVE, sizeof(ikm) * 8, key)
+		: 0;
+	TEEC_Result res = TEEC_ERROR_GENERIC;
+
+	if (op)
+		res = derive_into(c, s, op, &p, 1, max_bits, out, out_len);
+	if (res != TEEC_ERROR_TARGET_DEAD) {
+		cc_free_op(s, op);
+		cc_free_obj(s, key);
+	}
+	return res;
+}
+
+static void xtest_tee_test_4215(ADBG_Case_t *c)
+{
+	TEEC_Session s = {0};
+	struct ct_ffc f;
+	uint8_t small[600];
+	uint8_t big[600];
+	size_t sl = sizeof(small);
+	size_t bl = sizeof(big);
+
+	if (!ct_open(c, &s))
+		return;
+	Do_ADBG_BeginSubCase(c, "Shared secrets into objects smaller than the secret");
+	/* OP-TEE's 4015 derives X25519's 32 bytes into a 32-bit object */
+	agree_small(c, &s, TEE_ALG_X25519, TEE_TYPE_X25519_KEYPAIR, 256, NULL, 0,
+		    TEE_ATTR_X25519_PUBLIC_VALUE, 0, 32, 32);
+	{
+		struct cc_attr curve = CC_VALUE(TEE_ATTR_ECC_CURVE, TEE_ECC_CURVE_NIST_P256, 0);
+
+		agree_small(c, &s, TEE_ALG_ECDH_DERIVE_SHARED_SECRET, TEE_TYPE_ECDH_KEYPAIR, 256,
+			    &curve, 1, TEE_ATTR_ECC_PUBLIC_VALUE_X, TEE_ATTR_ECC_PUBLIC_VALUE_Y, 8,
+			    32);
+	}
+	if (ADBG_EXPECT_TRUE(c, ct_host_group("ffdhe2048", &f))) {
+		struct cc_attr dom[] = {
+		    CC_REF(TEE_ATTR_DH_PRIME, f.p, f.p_len),
+		    CC_REF(TEE_ATTR_DH_BASE, f.g, f.g_len),
+		};
+
+		agree_small(c, &s, TEE_ALG_DH_DERIVE_SHARED_SECRET, TEE_TYPE_DH_KEYPAIR, 2048, dom,
+			    2, TEE_ATTR_DH_PUBLIC_VALUE, 0, 1024, 256);
+	}
+	Do_ADBG_EndSubCase(c, NULL);
+	Do_ADBG_BeginSubCase(c, "KDF output longer than the object, up to 4096 bits");
+	if (ADBG_EXPECT_TEEC_SUCCESS(c, hkdf_into(c, &s, 64, 128, small, &sl)) &&
+	    ADBG_EXPECT_TEEC_SUCCESS(c, hkdf_into(c, &s, 64, 4096, big, &bl)))
+		ADBG_EXPECT_BUFFER(c, big, bl, small, sl);
+	sl = sizeof(small);
+	ADBG_EXPECT_TEEC_SUCCESS(c, hkdf_into(c, &s, 512, 8, small, &sl));
+	ADBG_EXPECT(c, 512, sl);
+	/* Past what any generic secret holds: a panic, as in OP-TEE */
+	sl = sizeof(small);
+	ct_expect_panic(c, &s, hkdf_into(c, &s, 513, 4096, small, &sl));
+	Do_ADBG_EndSubCase(c, NULL);
+	TEEC_CloseSession(&s);
+}
+ADBG_CASE_DEFINE(regression, 4215, xtest_tee_test_4215,
+		 "TEE_DeriveKey ignores the derived object's maxObjectSize, as OP-TEE");
+
+/* An SM2 KEP party: its static and ephemeral pairs, and their public points. */
+struct kep_party {
+	struct agree_side own, eph;
+};
+
+static bool kep_party_make(ADBG_Case_t *c, TEEC_Session *s, struct kep_party *p)
+{
+	return agree_side_make(c, s, TEE_TYPE_SM2_KEP_KEYPAIR, 256, NULL, 0,
+			       TEE_ATTR_ECC_PUBLIC_VALUE_X, TEE_ATTR_ECC_PUBLIC_VALUE_Y, &p->own) &&
+	       agree_side_make(c, s, TEE_TYPE_SM2_KEP_KEYPAIR, 256, NULL, 0,
+			       TEE_ATTR_ECC_PUBLIC_VALUE_X, TEE_ATTR_ECC_PUBLIC_VALUE_Y, &p->eph);
+}
+
+/* me's side of the exchange with peer, into an object of max_bits. */
+static TEEC_Result kep_derive(ADBG_Case_t *c, TEEC_Session *s, const struct kep_party *me,
+			      const struct kep_party *peer, bool initiator, uint32_t max_bits,
+			      uint8_t *out, size_t *out_len)
+{
+	static const uint8_t ida[] = "ALICE123@YAHOO.COM";
+	static const uint8_t idb[] = "BILL456@YAHOO.COM";
+	struct cc_attr p[] = {
+	    CC_VALUE(TEE_ATTR_SM2_KEP_USER, initiator ? 0 : 1, 0),
+	    CC_REF(TEE_ATTR_ECC_PUBLIC_VALUE_X, peer->own.x, peer->own.xl),
+	    CC_REF(TEE_ATTR_ECC_PUBLIC_VALUE_Y, peer->own.y, peer->own.yl),
+	    CC_REF(TEE_ATTR_ECC_EPHEMERAL_PUBLIC_VALUE_X, peer->eph.x, peer->eph.xl),
+	    CC_REF(TEE_ATTR_ECC_EPHEMERAL_PUBLIC_VALUE_Y, peer->eph.y, peer->eph.yl),
+	    CC_REF(TEE_ATTR_SM2_ID_INITIATOR, ida, sizeof(ida) - 1),
+	    CC_REF(TEE_ATTR_SM2_ID_RESPONDER, idb, sizeof(idb) - 1),
+	};
+	uint32_t op = 0;
+	TEEC_Result res = TEEC_ERROR_GENERIC;
+
+	if (!ADBG_EXPECT_TEEC_SUCCESS(c,
+				      cc_alloc_op(s, TEE_ALG_SM2_KEP, TEE_MODE_DERIVE, 512, &op)))
+		return res;
+	if (ADBG_EXPECT_TEEC_SUCCESS(c, cc_set_key2(s, op, me->own.key, me->eph.key)))
+		res = derive_into(c, s, op, p, sizeof(p) / sizeof(p[0]), max_bits, out, out_len);
+	if (res != TEEC_ERROR_TARGET_DEAD)
+		cc_free_op(s, op);
+	return res;
+}
+
+static void xtest_tee_test_4216(ADBG_Case_t *c)
+{
+	static const uint32_t sizes[] = {16, 8, 40, 128, 512};
+	TEEC_Session s = {0};
+	struct kep_party a = {0};
+	struct kep_party b = {0};
+	uint8_t ka[600];
+	uint8_t kb[600];
+
+	if (!ct_open(c, &s))
+		return;
+	Do_ADBG_BeginSubCase(c, "SM2 KEP: maxObjectSize N gives an N-byte key");
+	if (!kep_party_make(c, &s, &a) || !kep_party_make(c, &s, &b))
+		goto out;
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		size_t kal = sizeof(ka);
+		size_t kbl = sizeof(kb);
+
+		Do_ADBG_Log("    maxObjectSize %u", sizes[i]);
+		if (ADBG_EXPECT_TEEC_SUCCESS(c,
+					     kep_derive(c, &s, &a, &b, true, sizes[i], ka, &kal)) &&
+		    ADBG_EXPECT_TEEC_SUCCESS(
+			c, kep_derive(c, &s, &b, &a, false, sizes[i], kb, &kbl))) {
+			ADBG_EXPECT(c, sizes[i], kal);
+			ADBG_EXPECT_BUFFER(c, ka, kal, kb, kbl);
+		}
+	}
+	Do_ADBG_EndSubCase(c, NULL);
+	Do_ADBG_BeginSubCase(c, "SM2 KEP: more than a generic secret holds panics");
+	{
+		size_t kal = sizeof(ka);
+
+		ct_expect_panic(c, &s, kep_derive(c, &s, &a, &b, true, 520, ka, &kal));
+	}
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	Do_ADBG_EndSubCase(c, NULL);
+out:
+	cc_free_obj(&s, a.own.key);
+	cc_free_obj(&s, a.eph.key);
+	cc_free_obj(&s, b.own.key);
+	cc_free_obj(&s, b.eph.key);
+	TEEC_CloseSession(&s);
+}
+ADBG_CASE_DEFINE(regression, 4216, xtest_tee_test_4216,
+		 "SM2 KEP key length: maxObjectSize taken as bytes, as OP-TEE");

@@ -2,8 +2,10 @@
  * GP Cryptographic Operations API: key derivation (6.7), TEE_DeriveKey.
  *
  * The derived key is a transient, uninitialised TEE_TYPE_GENERIC_SECRET
- * object (as OP-TEE requires) large enough for the result; it receives the
- * secret as TEE_ATTR_SECRET_VALUE. TEE_DeriveKey returns nothing, so every
+ * object (as OP-TEE requires); it receives the secret as
+ * TEE_ATTR_SECRET_VALUE. As in OP-TEE, its maxObjectSize does not bound
+ * the result: any secret up to the type's maximum (4096 bits) goes in, and
+ * the object's size is the secret's. TEE_DeriveKey returns nothing, so every
  * failure panics, a peer public key the library refuses included (an ECC
  * point off the curve, a DH value out of range): GP gives the TA no other
  * outcome.
@@ -16,7 +18,8 @@
  *     TEE_ATTR_ECC_EPHEMERAL_PUBLIC_VALUE_X/_Y (or OP-TEE's older IDs),
  *     TEE_ATTR_SM2_ID_INITIATOR and _RESPONDER, optionally
  *     TEE_ATTR_SM2_KEP_CONFIRMATION_IN (checked) and _OUT (written, 32
- *     bytes); the key is the derived object's maximum size long;
+ *     bytes); the key is as many bytes long as the derived object's
+ *     maxObjectSize says bits (OP-TEE's reading: 16 gives a 16-byte key);
  *   HKDF (OP-TEE IDs): TEE_ATTR_HKDF_OKM_LENGTH (bytes), optionally the
  *     salt and info (OP-TEE's IDs or GP 1.3's);
  *   HKDF (GP 1.3's TEE_ALG_HKDF): optionally TEE_ATTR_HKDF_SALT,
@@ -158,9 +161,12 @@ static TEE_Result sm2_kep(struct tee_op *op, const struct derive *d, uint8_t *ou
 	return be_derive_sm2_kep(key(op, false, d->func), key(op, true, d->func), &p, out, len);
 }
 
-/* The KDFs: *len is the output length asked for, checked against room. */
+/*
+ * The KDFs: *len is the output length asked for (GP 1.3 HKDF: def_len by
+ * default), checked against room.
+ */
 static TEE_Result kdf(struct tee_op *op, const struct derive *d, uint8_t **out, size_t *len,
-		      size_t room)
+		      size_t room, size_t def_len)
 {
 	uint32_t alg = op->info.algorithm;
 	uint32_t main = TEE_ALG_GET_MAIN_ALG(alg);
@@ -178,7 +184,7 @@ static TEE_Result kdf(struct tee_op *op, const struct derive *d, uint8_t **out, 
 		hash = value_param(d, TEE_ATTR_HKDF_HASH_ALGORITHM, false, TEE_ALG_SHA256);
 		if (!alg_hash_size(hash) || !be_alg_supported(hash))
 			rt_panic(TEE_ERROR_NOT_SUPPORTED, d->func);
-		*len = value_param(d, TEE_ATTR_KDF_KEY_SIZE, false, (uint32_t)room);
+		*len = value_param(d, TEE_ATTR_KDF_KEY_SIZE, false, (uint32_t)def_len);
 	} else if (main == TEE_MAIN_ALGO_HKDF) {
 		*len = value_param(d, TEE_ATTR_HKDF_OKM_LENGTH, true, 0);
 	} else if (main == TEE_MAIN_ALGO_CONCAT_KDF) {
@@ -233,7 +239,7 @@ void TEE_DeriveKey(TEE_OperationHandle operation, const TEE_Attribute *params, u
 		rt_panic(TEE_ERROR_BAD_PARAMETERS, func);
 	if (dk->handle_flags & TEE_HANDLE_FLAG_INITIALIZED)
 		rt_panic(TEE_ERROR_BAD_STATE, func);
-	room = dk->max_size / 8;
+	room = obj_type_find(TEE_TYPE_GENERIC_SECRET)->max_size / 8;
 	switch (TEE_ALG_GET_MAIN_ALG(op->info.algorithm)) {
 	case TEE_MAIN_ALGO_DH:
 	case TEE_MAIN_ALGO_ECDH:
@@ -245,14 +251,16 @@ void TEE_DeriveKey(TEE_OperationHandle operation, const TEE_Attribute *params, u
 		out = secret;
 		break;
 	case TEE_MAIN_ALGO_SM2_KEP:
-		len = room;
+		len = dk->max_size;
+		if (len > room)
+			rt_panic(TEE_ERROR_BAD_PARAMETERS, func);
 		out = malloc(len ? len : 1);
 		if (!out)
 			rt_panic(TEE_ERROR_OUT_OF_MEMORY, func);
 		res = sm2_kep(op, &d, out, len);
 		break;
 	default:
-		res = kdf(op, &d, &out, &len, room);
+		res = kdf(op, &d, &out, &len, room, dk->max_size / 8);
 		break;
 	}
 	if (!res)
