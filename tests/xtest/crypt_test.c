@@ -367,3 +367,36 @@ TEEC_Result ct_derive(TEEC_Session *s, uint32_t op, struct cc_attr *params, size
 		cc_free_obj(s, secret);
 	return res;
 }
+
+void ct_ffc_check(ADBG_Case_t *c, TEEC_Session *s, uint32_t key, const struct ct_ffc *f,
+		  uint32_t x_id, uint32_t y_id, int x_bits)
+{
+	uint8_t x[512], y[512];
+	size_t xl = sizeof(x);
+	size_t yl = sizeof(y);
+	BN_CTX *bc = BN_CTX_new();
+	BIGNUM *bp = BN_bin2bn(f->p, (int)f->p_len, NULL);
+	BIGNUM *bg = BN_bin2bn(f->g, (int)f->g_len, NULL);
+	BIGNUM *bq = f->q_len ? BN_bin2bn(f->q, (int)f->q_len, NULL) : NULL;
+	BIGNUM *bx = NULL;
+	BIGNUM *by = NULL;
+	BIGNUM *gx = BN_new();
+
+	if (!ct_attr(c, s, key, x_id, x, &xl) || !ct_attr(c, s, key, y_id, y, &yl))
+		goto out;
+	bx = BN_bin2bn(x, (int)xl, NULL);
+	by = BN_bin2bn(y, (int)yl, NULL);
+	if (ADBG_EXPECT_TRUE(c, bc && gx && bx && by && BN_mod_exp(gx, bg, bx, bp, bc)))
+		ADBG_EXPECT(c, 0, BN_cmp(gx, by));
+	ADBG_EXPECT_TRUE(c, !BN_is_zero(bx) && (!bq || BN_cmp(bx, bq) < 0));
+	if (x_bits)
+		ADBG_EXPECT(c, x_bits, BN_num_bits(bx));
+out:
+	BN_free(gx);
+	BN_clear_free(bx);
+	BN_free(by);
+	BN_free(bp);
+	BN_free(bg);
+	BN_free(bq);
+	BN_CTX_free(bc);
+}

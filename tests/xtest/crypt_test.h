@@ -83,6 +83,13 @@ struct ct_ffc {
 
 bool ct_host_group(const char *name, struct ct_ffc *f);
 
+/*
+ * Checks a DH or DSA key pair of the TEE in group f: y = g^x mod p, 0 < x
+ * (< q when f has one), and x of x_bits bits unless x_bits is 0.
+ */
+void ct_ffc_check(ADBG_Case_t *c, TEEC_Session *s, uint32_t key, const struct ct_ffc *f,
+		  uint32_t x_id, uint32_t y_id, int x_bits);
+
 /* A DSA key pair the TEE generates in group f, its public key in the TEE and on the host. */
 struct ct_dsa {
 	EVP_PKEY *host; /* the pair */

@@ -207,39 +207,6 @@ ADBG_CASE_DEFINE(regression, 4007_rsa, xtest_tee_test_4007_rsa,
 
 /* ---- DH and DSA: y = g^x mod p ---- */
 
-static void ffc_check(ADBG_Case_t *c, TEEC_Session *s, uint32_t key, const struct ct_ffc *f,
-		      uint32_t x_id, uint32_t y_id, int x_bits)
-{
-	uint8_t x[512], y[512];
-	size_t xl = sizeof(x);
-	size_t yl = sizeof(y);
-	BN_CTX *bc = BN_CTX_new();
-	BIGNUM *bp = BN_bin2bn(f->p, (int)f->p_len, NULL);
-	BIGNUM *bg = BN_bin2bn(f->g, (int)f->g_len, NULL);
-	BIGNUM *bq = f->q_len ? BN_bin2bn(f->q, (int)f->q_len, NULL) : NULL;
-	BIGNUM *bx = NULL;
-	BIGNUM *by = NULL;
-	BIGNUM *gx = BN_new();
-
-	if (!ct_attr(c, s, key, x_id, x, &xl) || !ct_attr(c, s, key, y_id, y, &yl))
-		goto out;
-	bx = BN_bin2bn(x, (int)xl, NULL);
-	by = BN_bin2bn(y, (int)yl, NULL);
-	if (ADBG_EXPECT_TRUE(c, bc && gx && bx && by && BN_mod_exp(gx, bg, bx, bp, bc)))
-		ADBG_EXPECT(c, 0, BN_cmp(gx, by));
-	ADBG_EXPECT_TRUE(c, !BN_is_zero(bx) && (!bq || BN_cmp(bx, bq) < 0));
-	if (x_bits)
-		ADBG_EXPECT(c, x_bits, BN_num_bits(bx));
-out:
-	BN_free(gx);
-	BN_clear_free(bx);
-	BN_free(by);
-	BN_free(bp);
-	BN_free(bg);
-	BN_free(bq);
-	BN_CTX_free(bc);
-}
-
 static void dh_group(ADBG_Case_t *c, TEEC_Session *s, const char *name, uint32_t bits, bool with_q,
 		     uint32_t x_bits)
 {
@@ -263,8 +230,8 @@ static void dh_group(ADBG_Case_t *c, TEEC_Session *s, const char *name, uint32_t
 	if (!with_q)
 		f.q_len = 0;
 	if (key)
-		ffc_check(c, s, key, &f, TEE_ATTR_DH_PRIVATE_VALUE, TEE_ATTR_DH_PUBLIC_VALUE,
-			  (int)x_bits);
+		ct_ffc_check(c, s, key, &f, TEE_ATTR_DH_PRIVATE_VALUE, TEE_ATTR_DH_PUBLIC_VALUE,
+			     (int)x_bits);
 	cc_free_obj(s, key);
 	/* The prime's size, nothing else */
 	if (ADBG_EXPECT_TEEC_SUCCESS(c, cc_alloc_obj(s, TEE_TYPE_DH_KEYPAIR, 2048, &key))) {
@@ -325,8 +292,8 @@ static void xtest_tee_test_4007_dsa(ADBG_Case_t *c)
 			key = ct_genkey(c, &s, TEE_TYPE_DSA_KEYPAIR, groups[i].bits, p, 3);
 		}
 		if (key)
-			ffc_check(c, &s, key, &f, TEE_ATTR_DSA_PRIVATE_VALUE,
-				  TEE_ATTR_DSA_PUBLIC_VALUE, 0);
+			ct_ffc_check(c, &s, key, &f, TEE_ATTR_DSA_PRIVATE_VALUE,
+				     TEE_ATTR_DSA_PUBLIC_VALUE, 0);
 		cc_free_obj(&s, key);
 	}
 	Do_ADBG_EndSubCase(c, NULL);

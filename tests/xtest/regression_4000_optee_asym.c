@@ -12,6 +12,9 @@
  *   4215 TEE_DeriveKey ignores the derived object's maxObjectSize: any
  *        secret up to the generic secret's 4096 bits goes in.
  *   4216 SM2 KEP derives as many bytes as maxObjectSize says bits.
+ *   4217 DH key generation: TEE_ATTR_DH_X_BITS 0 lets the TEE choose; the
+ *        attribute is kept.
+ *   4218 DSA key generation from 512 bits in steps of 64 (OP-TEE's sizes).
  *
  * Signatures are checked against the host's OpenSSL, which cuts DSA and
  * ECDSA digests the same way.
@@ -21,6 +24,7 @@
 #include <openssl/asn1.h>
 #include <openssl/bn.h>
 #include <openssl/core_names.h>
+#include <openssl/dsa.h>
 
 #include <utee_defines.h>
 
@@ -804,3 +808,135 @@ out:
 }
 ADBG_CASE_DEFINE(regression, 4216, xtest_tee_test_4216,
 		 "SM2 KEP key length: maxObjectSize taken as bytes, as OP-TEE");
+
+/* ---- 4217: DH, 4218: DSA key generation ---- */
+
+/* A DH pair in group name (q given or not) with X_BITS x_bits, or without it (x_bits < 0). */
+static void dh_xbits(ADBG_Case_t *c, TEEC_Session *s, const char *name, uint32_t bits, bool with_q,
+		     int x_bits)
+{
+	struct ct_ffc f;
+	struct cc_attr p[4];
+	size_t n = 0;
+	uint32_t key = 0;
+	uint32_t a = 1;
+	uint32_t b = 1;
+
+	Do_ADBG_Log("    DH in %s%s, X_BITS %d", name, with_q ? " with q" : "", x_bits);
+	if (!ADBG_EXPECT_TRUE(c, ct_host_group(name, &f)))
+		return;
+	p[n++] = CC_REF(TEE_ATTR_DH_PRIME, f.p, f.p_len);
+	p[n++] = CC_REF(TEE_ATTR_DH_BASE, f.g, f.g_len);
+	if (with_q)
+		p[n++] = CC_REF(TEE_ATTR_DH_SUBPRIME, f.q, f.q_len);
+	if (x_bits >= 0)
+		p[n++] = CC_VALUE(TEE_ATTR_DH_X_BITS, (uint32_t)x_bits, 0);
+	key = ct_genkey(c, s, TEE_TYPE_DH_KEYPAIR, bits, p, n);
+	if (!key)
+		return;
+	if (!with_q)
+		f.q_len = 0;
+	ct_ffc_check(c, s, key, &f, TEE_ATTR_DH_PRIVATE_VALUE, TEE_ATTR_DH_PUBLIC_VALUE,
+		     x_bits > 0 ? x_bits : 0);
+	/* Kept as given, 0 when absent, as OP-TEE */
+	if (ADBG_EXPECT_TEEC_SUCCESS(c, cc_get_val_attr(s, key, TEE_ATTR_DH_X_BITS, &a, &b)))
+		ADBG_EXPECT(c, x_bits > 0 ? (uint32_t)x_bits : 0, a);
+	cc_free_obj(s, key);
+}
+
+static void xtest_tee_test_4217(ADBG_Case_t *c)
+{
+	TEEC_Session s = {0};
+
+	if (!ct_open(c, &s))
+		return;
+	Do_ADBG_BeginSubCase(c, "DH: TEE_ATTR_DH_X_BITS 0 chooses the private value's size");
+	dh_xbits(c, &s, "ffdhe2048", 2048, false, 0);
+	dh_xbits(c, &s, "dh_2048_256", 2048, true, 0);
+	dh_xbits(c, &s, "dh_1024_160", 1024, true, 0);
+	Do_ADBG_EndSubCase(c, NULL);
+	Do_ADBG_BeginSubCase(c, "DH: TEE_ATTR_DH_X_BITS given or absent, kept in the key");
+	dh_xbits(c, &s, "ffdhe2048", 2048, false, 256);
+	dh_xbits(c, &s, "ffdhe2048", 2048, false, -1);
+	Do_ADBG_EndSubCase(c, NULL);
+	TEEC_CloseSession(&s);
+}
+ADBG_CASE_DEFINE(regression, 4217, xtest_tee_test_4217,
+		 "DH key generation with TEE_ATTR_DH_X_BITS 0, as OP-TEE");
+
+/* A DSA domain of bits bits with a 160-bit q, made by the host (FIPS 186-2's generator). */
+static bool dsa_domain(uint32_t bits, struct ct_ffc *f)
+{
+	OSSL_PARAM type[] = {
+	    OSSL_PARAM_utf8_string(OSSL_PKEY_PARAM_FFC_TYPE, (char *)"fips186_2", 0),
+	    OSSL_PARAM_END,
+	};
+	EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_name(NULL, "DSA", NULL);
+	EVP_PKEY *dom = NULL;
+	bool ok = ctx && EVP_PKEY_paramgen_init(ctx) == 1 &&
+		  EVP_PKEY_CTX_set_params(ctx, type) == 1 &&
+		  EVP_PKEY_CTX_set_dsa_paramgen_bits(ctx, (int)bits) == 1 &&
+		  EVP_PKEY_CTX_set_dsa_paramgen_q_bits(ctx, 160) == 1 &&
+		  EVP_PKEY_paramgen(ctx, &dom) == 1;
+
+	memset(f, 0, sizeof(*f));
+	if (ok) {
+		f->p_len = ct_host_bn(dom, OSSL_PKEY_PARAM_FFC_P, f->p, sizeof(f->p));
+		f->q_len = ct_host_bn(dom, OSSL_PKEY_PARAM_FFC_Q, f->q, sizeof(f->q));
+		f->g_len = ct_host_bn(dom, OSSL_PKEY_PARAM_FFC_G, f->g, sizeof(f->g));
+		ok = f->p_len && f->q_len && f->g_len;
+	}
+	EVP_PKEY_free(dom);
+	EVP_PKEY_CTX_free(ctx);
+	return ok;
+}
+
+/* A DSA key of bits generated in the TEE: checked, and signing with DSA-SHA1 both ways. */
+static void dsa_size(ADBG_Case_t *c, TEEC_Session *s, uint32_t bits)
+{
+	struct ct_ffc f;
+	struct ct_dsa k = {0};
+	uint8_t dg[20];
+	uint8_t sig[40];
+	uint32_t sop = 0;
+	uint32_t vop = 0;
+
+	Do_ADBG_Log("    DSA, %u bits", bits);
+	fill(dg, sizeof(dg));
+	if (!ADBG_EXPECT_TRUE(c, dsa_domain(bits, &f)) || !ct_dsa_key(c, s, &f, bits, &k))
+		goto out;
+	ct_ffc_check(c, s, k.pair, &f, TEE_ATTR_DSA_PRIVATE_VALUE, TEE_ATTR_DSA_PUBLIC_VALUE, 0);
+	sop = ct_op(c, s, TEE_ALG_DSA_SHA1, TEE_MODE_SIGN, bits, k.pair);
+	vop = ct_op(c, s, TEE_ALG_DSA_SHA1, TEE_MODE_VERIFY, bits, k.pub);
+	if (sop && vop && tee_sign(c, s, sop, dg, 20, sig, 20)) {
+		ADBG_EXPECT_TEEC_SUCCESS(c, cc_asym_verify(s, vop, NULL, 0, dg, 20, sig, 40));
+		ADBG_EXPECT_TRUE(c, host_verify(k.host, dg, 20, sig, 20));
+	}
+out:
+	cc_free_op(s, sop);
+	cc_free_op(s, vop);
+	ct_dsa_free(s, &k);
+}
+
+static void xtest_tee_test_4218(ADBG_Case_t *c)
+{
+	static const uint32_t sizes[] = {512, 576, 768, 960};
+	TEEC_Session s = {0};
+	uint32_t obj = 0;
+
+	if (!ct_open(c, &s))
+		return;
+	Do_ADBG_BeginSubCase(c, "DSA keys of 512 to 1024 bits in steps of 64");
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+		dsa_size(c, &s, sizes[i]);
+	Do_ADBG_EndSubCase(c, NULL);
+	Do_ADBG_BeginSubCase(c, "DSA: sizes between the steps, or below 512, are refused");
+	ADBG_EXPECT_TEEC_RESULT(c, TEEC_ERROR_NOT_SUPPORTED,
+				cc_alloc_obj(&s, TEE_TYPE_DSA_KEYPAIR, 520, &obj));
+	ADBG_EXPECT_TEEC_RESULT(c, TEEC_ERROR_NOT_SUPPORTED,
+				cc_alloc_obj(&s, TEE_TYPE_DSA_KEYPAIR, 448, &obj));
+	Do_ADBG_EndSubCase(c, NULL);
+	TEEC_CloseSession(&s);
+}
+ADBG_CASE_DEFINE(regression, 4218, xtest_tee_test_4218,
+		 "DSA key generation from 512 bits in steps of 64, as OP-TEE");

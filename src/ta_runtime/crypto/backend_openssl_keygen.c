@@ -172,16 +172,6 @@ out:
 
 /* ---- DSA and DH: a key in a given domain ---- */
 
-static bool add_param(struct bo_params *b, const TEE_Attribute *params, uint32_t count, uint32_t id,
-		      const char *key)
-{
-	const TEE_Attribute *a = param(params, count, id);
-
-	if (!a)
-		return true;
-	return bo_params_bn(b, key, a->content.ref.buffer, a->content.ref.length);
-}
-
 /* Bits of a big-endian buffer parameter (0 when absent). */
 static uint32_t param_bits(const TEE_Attribute *params, uint32_t count, uint32_t id)
 {
@@ -197,20 +187,6 @@ static uint32_t param_bits(const TEE_Attribute *params, uint32_t count, uint32_t
 	if (!len)
 		return 0;
 	return (uint32_t)(len * 8) - (uint32_t)__builtin_clz((unsigned int)p[0]) + 24;
-}
-
-/* A key pair generated in the domain of the library key dom. */
-static EVP_PKEY *domain_keygen(EVP_PKEY *dom)
-{
-	EVP_PKEY_CTX *ctx = bo_pkey_ctx(dom);
-	EVP_PKEY *pk = NULL;
-
-	if (!ctx || EVP_PKEY_keygen_init(ctx) != 1 || EVP_PKEY_keygen(ctx, &pk) != 1) {
-		EVP_PKEY_free(pk);
-		pk = NULL;
-	}
-	EVP_PKEY_CTX_free(ctx);
-	return pk;
 }
 
 /* Copies the domain parameters the caller gave into o. */
@@ -229,42 +205,6 @@ static TEE_Result put_domain(struct tee_obj *o, const TEE_Attribute *params, uin
 	return res;
 }
 
-static TEE_Result dsa_keygen(struct tee_obj *o, uint32_t bits, const TEE_Attribute *params,
-			     uint32_t count)
-{
-	static const uint32_t domain[] = {TEE_ATTR_DSA_PRIME, TEE_ATTR_DSA_SUBPRIME,
-					  TEE_ATTR_DSA_BASE};
-	TEE_Result res = TEE_ERROR_OUT_OF_MEMORY;
-	EVP_PKEY *dom = NULL;
-	EVP_PKEY *pk = NULL;
-	struct bo_params b;
-
-	if (param_bits(params, count, TEE_ATTR_DSA_PRIME) != bits)
-		return TEE_ERROR_BAD_PARAMETERS;
-	bo_params_init(&b);
-	if (!add_param(&b, params, count, TEE_ATTR_DSA_PRIME, OSSL_PKEY_PARAM_FFC_P) ||
-	    !add_param(&b, params, count, TEE_ATTR_DSA_SUBPRIME, OSSL_PKEY_PARAM_FFC_Q) ||
-	    !add_param(&b, params, count, TEE_ATTR_DSA_BASE, OSSL_PKEY_PARAM_FFC_G))
-		goto out;
-	res = TEE_ERROR_BAD_PARAMETERS;
-	dom = bo_pkey_fromdata("DSA", EVP_PKEY_KEY_PARAMETERS, &b);
-	if (dom)
-		pk = domain_keygen(dom);
-	if (!pk)
-		goto out;
-	res = put_domain(o, params, count, domain, sizeof(domain) / sizeof(domain[0]));
-	if (!res)
-		res = put_param(o, TEE_ATTR_DSA_PUBLIC_VALUE, pk, OSSL_PKEY_PARAM_PUB_KEY, 0);
-	if (!res)
-		res = put_param(o, TEE_ATTR_DSA_PRIVATE_VALUE, pk, OSSL_PKEY_PARAM_PRIV_KEY, 0);
-out:
-	ERR_clear_error();
-	EVP_PKEY_free(pk);
-	EVP_PKEY_free(dom);
-	bo_params_free(&b);
-	return res;
-}
-
 /* A parameter as an integer; NULL (nothing in *bn) when absent, false on failure. */
 static bool param_bn(const TEE_Attribute *params, uint32_t count, uint32_t id, BIGNUM *bn)
 {
@@ -273,66 +213,129 @@ static bool param_bn(const TEE_Attribute *params, uint32_t count, uint32_t id, B
 	return a && BN_bin2bn(a->content.ref.buffer, (int)a->content.ref.length, bn);
 }
 
+/* The integers of a DSA or DH key generation, x constant time. */
+struct ffc_nums {
+	BIGNUM *p, *q, *g, *x, *y, *t;
+};
+
+/* Takes them from bc (started); false when out of memory. */
+static bool ffc_nums_get(BN_CTX *bc, struct ffc_nums *n)
+{
+	n->p = BN_CTX_get(bc);
+	n->q = BN_CTX_get(bc);
+	n->g = BN_CTX_get(bc);
+	n->y = BN_CTX_get(bc);
+	n->t = BN_CTX_get(bc);
+	n->x = new_secret(bc);
+	return n->x != NULL;
+}
+
+/* x uniform in 1..n-1 (in constant-time integers) and y = g^x mod p. */
+static bool ffc_pair(BIGNUM *x, BIGNUM *y, const BIGNUM *g, const BIGNUM *p, const BIGNUM *n,
+		     BN_CTX *bc)
+{
+	BIGNUM *lim = BN_CTX_get(bc);
+
+	return lim && BN_sub(lim, n, BN_value_one()) && BN_priv_rand_range_ex(x, lim, 0, bc) &&
+	       BN_add(x, x, BN_value_one()) && BN_mod_exp_mont_consttime(y, g, x, p, bc, NULL);
+}
+
+/*
+ * DSA: x uniform in 1..q-1 (FIPS 186-4 B.1.2), drawn here because
+ * OpenSSL's generator takes only FIPS 186-4's (L, N) pairs and OP-TEE's
+ * sizes go from 512 bits in steps of 64.
+ */
+static TEE_Result dsa_keygen(struct tee_obj *o, uint32_t bits, const TEE_Attribute *params,
+			     uint32_t count)
+{
+	static const uint32_t domain[] = {TEE_ATTR_DSA_PRIME, TEE_ATTR_DSA_SUBPRIME,
+					  TEE_ATTR_DSA_BASE};
+	BN_CTX *bc = BN_CTX_secure_new_ex(bo_libctx());
+	TEE_Result res = TEE_ERROR_OUT_OF_MEMORY;
+	struct ffc_nums n;
+
+	if (!bc)
+		return res;
+	BN_CTX_start(bc);
+	if (!ffc_nums_get(bc, &n))
+		goto out;
+	res = TEE_ERROR_BAD_PARAMETERS;
+	/* A prime of the size asked, 1 < q < p, 1 < g < p */
+	if (param_bits(params, count, TEE_ATTR_DSA_PRIME) != bits ||
+	    !param_bn(params, count, TEE_ATTR_DSA_PRIME, n.p) ||
+	    !param_bn(params, count, TEE_ATTR_DSA_SUBPRIME, n.q) ||
+	    !param_bn(params, count, TEE_ATTR_DSA_BASE, n.g) || !BN_is_odd(n.p) ||
+	    BN_cmp(n.q, BN_value_one()) <= 0 || BN_cmp(n.q, n.p) >= 0 ||
+	    BN_cmp(n.g, BN_value_one()) <= 0 || BN_cmp(n.g, n.p) >= 0)
+		goto out;
+	res = TEE_ERROR_GENERIC;
+	if (!ffc_pair(n.x, n.y, n.g, n.p, n.q, bc))
+		goto out;
+	res = put_domain(o, params, count, domain, sizeof(domain) / sizeof(domain[0]));
+	if (!res)
+		res = put_bn(o, TEE_ATTR_DSA_PUBLIC_VALUE, n.y, 0);
+	if (!res)
+		res = put_bn(o, TEE_ATTR_DSA_PRIVATE_VALUE, n.x, 0);
+out:
+	if (res == TEE_ERROR_GENERIC)
+		res = bo_fail();
+	ERR_clear_error();
+	BN_CTX_end(bc);
+	BN_CTX_free(bc);
+	return res;
+}
+
 /*
  * DH: the private value is drawn here rather than by OpenSSL, whose
  * generator sizes it its own way for the groups it knows (RFC 7919's):
  * TEE_ATTR_DH_X_BITS bits exactly when given (its top bit set, as OP-TEE
- * does), else uniform in 1..q-1 with a subprime, else in 1..p-2.
+ * does), else (or when 0: OP-TEE's "choose") uniform in 1..q-1 with a
+ * subprime, else in 1..p-2. TEE_ATTR_DH_X_BITS is kept, 0 when absent, as
+ * OP-TEE keeps it.
  */
 static TEE_Result dh_keygen(struct tee_obj *o, uint32_t bits, const TEE_Attribute *params,
 			    uint32_t count)
 {
 	static const uint32_t domain[] = {TEE_ATTR_DH_PRIME, TEE_ATTR_DH_BASE,
 					  TEE_ATTR_DH_SUBPRIME};
-	const TEE_Attribute *xbits = param(params, count, TEE_ATTR_DH_X_BITS);
+	const TEE_Attribute *xa = param(params, count, TEE_ATTR_DH_X_BITS);
+	uint32_t xbits = xa ? xa->content.value.a : 0;
 	BN_CTX *bc = BN_CTX_secure_new_ex(bo_libctx());
 	TEE_Result res = TEE_ERROR_OUT_OF_MEMORY;
-	BIGNUM *p = NULL, *g = NULL, *q = NULL, *x = NULL, *y = NULL, *lim = NULL;
+	struct ffc_nums n;
 	bool has_q = false;
 
 	if (!bc)
 		return res;
 	BN_CTX_start(bc);
-	p = BN_CTX_get(bc);
-	g = BN_CTX_get(bc);
-	q = BN_CTX_get(bc);
-	lim = BN_CTX_get(bc);
-	y = BN_CTX_get(bc);
-	x = new_secret(bc);
-	if (!x)
+	if (!ffc_nums_get(bc, &n))
 		goto out;
 	res = TEE_ERROR_BAD_PARAMETERS;
-	has_q = param_bn(params, count, TEE_ATTR_DH_SUBPRIME, q);
+	has_q = param_bn(params, count, TEE_ATTR_DH_SUBPRIME, n.q);
 	/* A prime of the size asked, a base in 2..p-2, a private value smaller than both */
 	if (param_bits(params, count, TEE_ATTR_DH_PRIME) != bits ||
-	    !param_bn(params, count, TEE_ATTR_DH_PRIME, p) ||
-	    !param_bn(params, count, TEE_ATTR_DH_BASE, g) || !BN_is_odd(p) ||
-	    BN_cmp(g, BN_value_one()) <= 0 || !BN_sub(lim, p, BN_value_one()) ||
-	    BN_cmp(g, lim) >= 0 || (has_q && (BN_is_zero(q) || BN_cmp(q, p) >= 0)))
+	    !param_bn(params, count, TEE_ATTR_DH_PRIME, n.p) ||
+	    !param_bn(params, count, TEE_ATTR_DH_BASE, n.g) || !BN_is_odd(n.p) ||
+	    BN_cmp(n.g, BN_value_one()) <= 0 || !BN_sub(n.t, n.p, BN_value_one()) ||
+	    BN_cmp(n.g, n.t) >= 0 || (has_q && (BN_is_zero(n.q) || BN_cmp(n.q, n.p) >= 0)))
 		goto out;
-	if (xbits && (!xbits->content.value.a || xbits->content.value.a >= bits ||
-		      (has_q && xbits->content.value.a >= (uint32_t)BN_num_bits(q))))
+	if (xbits >= bits || (has_q && xbits >= (uint32_t)BN_num_bits(n.q)))
 		goto out;
 	res = TEE_ERROR_GENERIC;
 	if (xbits) {
-		if (!BN_priv_rand_ex(x, (int)xbits->content.value.a, BN_RAND_TOP_ONE,
-				     BN_RAND_BOTTOM_ANY, 0, bc))
+		if (!BN_priv_rand_ex(n.x, (int)xbits, BN_RAND_TOP_ONE, BN_RAND_BOTTOM_ANY, 0, bc) ||
+		    !BN_mod_exp_mont_consttime(n.y, n.g, n.x, n.p, bc, NULL))
 			goto out;
-	} else {
-		/* 1 + a number below q - 1 (or p - 2) */
-		if (!BN_sub(lim, has_q ? q : lim, BN_value_one()) ||
-		    !BN_priv_rand_range_ex(x, lim, 0, bc) || !BN_add(x, x, BN_value_one()))
-			goto out;
-	}
-	if (!BN_mod_exp_mont_consttime(y, g, x, p, bc, NULL))
+	} else if (!ffc_pair(n.x, n.y, n.g, n.p, has_q ? n.q : n.t, bc)) {
 		goto out;
+	}
 	res = put_domain(o, params, count, domain, sizeof(domain) / sizeof(domain[0]));
 	if (!res)
-		res = put_bn(o, TEE_ATTR_DH_PUBLIC_VALUE, y, 0);
+		res = put_bn(o, TEE_ATTR_DH_PUBLIC_VALUE, n.y, 0);
 	if (!res)
-		res = put_bn(o, TEE_ATTR_DH_PRIVATE_VALUE, x, 0);
-	if (!res && xbits)
-		res = obj_attr_set_value(o, TEE_ATTR_DH_X_BITS, xbits->content.value.a, 0);
+		res = put_bn(o, TEE_ATTR_DH_PRIVATE_VALUE, n.x, 0);
+	if (!res)
+		res = obj_attr_set_value(o, TEE_ATTR_DH_X_BITS, xbits, 0);
 out:
 	if (res == TEE_ERROR_GENERIC)
 		res = bo_fail();
