@@ -24,3 +24,29 @@ function(swtee_add_ta)
 		install(FILES ${out} DESTINATION ${CMAKE_INSTALL_LIBDIR}/swtee/ta)
 	endif()
 endfunction()
+
+# swtee_add_ta_lib(NAME <target> UUID <uuid> SOURCES <files...>
+#                  [INCLUDES <dirs...>] [LIBS <libs...>])
+#
+# A TA library: a shared object whose soname is its UUID, so that a TA (or
+# another TA library) that links the target names it by UUID, signed into
+# ${SWTEE_TA_OUT_DIR}/<uuid>.ta, where the core finds it when it loads a TA
+# that needs it.
+function(swtee_add_ta_lib)
+	cmake_parse_arguments(TL "" "NAME;UUID" "SOURCES;INCLUDES;LIBS" ${ARGN})
+	add_library(${TL_NAME} SHARED ${TL_SOURCES})
+	target_include_directories(${TL_NAME} PRIVATE ${TL_INCLUDES}
+		${PROJECT_SOURCE_DIR}/ta_dev_kit/include)
+	target_link_libraries(${TL_NAME} PRIVATE ${TL_LIBS})
+	target_link_options(${TL_NAME} PRIVATE -Wl,-soname,${TL_UUID} -Wl,--build-id
+		-Wl,-z,now -Wl,-Bsymbolic)
+	set_target_properties(${TL_NAME} PROPERTIES NO_SONAME ON
+		LIBRARY_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/ta-elf)
+	set(out ${SWTEE_TA_OUT_DIR}/${TL_UUID}.ta)
+	add_custom_command(TARGET ${TL_NAME} POST_BUILD
+		COMMAND $<TARGET_FILE:swtee> sign --library --key ${SWTEE_TA_SIGN_KEY}
+			--uuid ${TL_UUID} --in $<TARGET_FILE:${TL_NAME}> --out ${out}
+		COMMENT "Signing TA library ${TL_UUID}")
+	add_dependencies(${TL_NAME} swtee)
+	install(FILES ${out} DESTINATION ${CMAKE_INSTALL_LIBDIR}/swtee/ta)
+endfunction()

@@ -77,7 +77,13 @@ static inline size_t proto_bounce_span(size_t size)
 #define PROTO_PARAM_OUT_BYTES 16
 
 /* core -> TA instance */
-#define MSG_CTL_LOAD 0x0301	   /* uuid[16] flags:u32 instance:u32 log_level:u32 [fd: ELF] */
+/*
+ * MSG_CTL_LOAD: uuid[16] flags:u32 instance:u32 log_level:u32 nlibs:u32 and
+ * nlibs library UUIDs [16], with the descriptors of the TA's verified ELF
+ * and then of each library's, a library always after those it needs.
+ */
+#define MSG_CTL_LOAD 0x0301
+#define PROTO_LIBS_MAX (PROTO_FDS_MAX - 1)
 #define MSG_CTL_NEW_SESSION 0x0302 /* session:u32 login:u32 identity[16] [fd: socket] */
 #define MSG_CTL_DESTROY 0x0303	   /* (none) */
 #define MSG_CTL_PING 0x0304	   /* (none): are you stuck in an entry point? */

@@ -180,5 +180,18 @@ void supplicant_readable(struct core *c);
  */
 uint32_t supplicant_load_ta(struct core *c, const struct swtee_uuid *uuid, int *elf_fd,
 			    uint32_t *flags);
+/* The same for the TA library uuid (ta_image_verify_lib). */
+uint32_t supplicant_load_lib(struct core *c, const struct swtee_uuid *uuid, int *elf_fd);
+
+/* ta_libs.c: the verified TA libraries of a TA, each after those it needs. */
+struct ta_libs {
+	struct swtee_uuid uuid[PROTO_LIBS_MAX];
+	int fd[PROTO_LIBS_MAX]; /* sealed memfds of their ELF */
+	size_t n;
+};
+/* Fills l for the TA ta whose ELF is on elf_fd. Returns 0 or a TEEC_ERROR_*, logged. */
+uint32_t ta_libs_resolve(struct core *c, const struct swtee_uuid *ta, int elf_fd,
+			 struct ta_libs *l);
+void ta_libs_close(struct ta_libs *l);
 
 #endif

@@ -416,15 +416,25 @@ static struct instance *find_shared(struct core *c, const struct swtee_uuid *uui
 
 static struct instance *instance_start(struct core *c, const struct swtee_uuid *uuid, uint32_t *res)
 {
-	uint8_t out[64];
+	uint8_t out[32 + 16 * PROTO_LIBS_MAX];
+	int fds[1 + PROTO_LIBS_MAX];
 	struct buf_writer w;
 	struct instance *in = NULL;
+	struct ta_libs libs = {.n = 0};
 	uint32_t flags = 0;
 	int elf_fd = -1;
 
 	*res = supplicant_load_ta(c, uuid, &elf_fd, &flags);
 	if (*res)
 		return NULL;
+	*res = ta_libs_resolve(c, uuid, elf_fd, &libs);
+	if (*res) {
+		close(elf_fd);
+		return NULL;
+	}
+	fds[0] = elf_fd;
+	for (size_t i = 0; i < libs.n; i++)
+		fds[1 + i] = libs.fd[i];
 	in = calloc(1, sizeof(*in));
 	if (!in) {
 		*res = TEEC_ERROR_OUT_OF_MEMORY;
@@ -441,6 +451,9 @@ static struct instance *instance_start(struct core *c, const struct swtee_uuid *
 	buf_put_u32(&w, flags);
 	buf_put_u32(&w, in->id);
 	buf_put_u32(&w, (uint32_t)c->log_level);
+	buf_put_u32(&w, (uint32_t)libs.n);
+	for (size_t i = 0; i < libs.n; i++)
+		buf_put_bytes(&w, libs.uuid[i].b, sizeof(libs.uuid[i].b));
 	/*
 	 * Take the oldest spare: it is the most likely to be ready. A spare that
 	 * died meanwhile (the OOM killer, an operator) is dropped for the next.
@@ -459,7 +472,7 @@ static struct instance *instance_start(struct core *c, const struct swtee_uuid *
 		in->pid = c->spares[0].pid;
 		memmove(&c->spares[0], &c->spares[1], (c->nspares - 1) * sizeof(c->spares[0]));
 		c->nspares--;
-		if (!msg_send(in->ep.fd, out, buf_written(&w), &elf_fd, 1))
+		if (!msg_send(in->ep.fd, out, buf_written(&w), fds, 1 + libs.n))
 			break;
 		log_info("a spare TA process is gone; taking another");
 		close(in->ep.fd);
@@ -477,6 +490,7 @@ static struct instance *instance_start(struct core *c, const struct swtee_uuid *
 out:
 	if (elf_fd >= 0)
 		close(elf_fd);
+	ta_libs_close(&libs);
 	spares_fill(c);
 	return in;
 }

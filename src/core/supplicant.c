@@ -214,6 +214,7 @@ err:
 
 struct image_key {
 	struct swtee_uuid uuid;
+	bool lib; /* verified as a TA library, not a TA */
 	dev_t dev;
 	ino_t ino;
 	off_t size;
@@ -233,7 +234,7 @@ static struct image_entry image_cache[IMAGE_CACHE] = {
 };
 static uint64_t image_clock;
 
-static bool image_key_of(int fd, const struct swtee_uuid *uuid, struct image_key *k)
+static bool image_key_of(int fd, const struct swtee_uuid *uuid, bool lib, struct image_key *k)
 {
 	struct stat st;
 
@@ -241,6 +242,7 @@ static bool image_key_of(int fd, const struct swtee_uuid *uuid, struct image_key
 	if (fstat(fd, &st))
 		return false;
 	k->uuid = *uuid;
+	k->lib = lib;
 	k->dev = st.st_dev;
 	k->ino = st.st_ino;
 	k->size = st.st_size;
@@ -251,8 +253,8 @@ static bool image_key_of(int fd, const struct swtee_uuid *uuid, struct image_key
 
 static bool image_key_equal(const struct image_key *a, const struct image_key *b)
 {
-	return uuid_equal(&a->uuid, &b->uuid) && a->dev == b->dev && a->ino == b->ino &&
-	       a->size == b->size && a->mtime.tv_sec == b->mtime.tv_sec &&
+	return uuid_equal(&a->uuid, &b->uuid) && a->lib == b->lib && a->dev == b->dev &&
+	       a->ino == b->ino && a->size == b->size && a->mtime.tv_sec == b->mtime.tv_sec &&
 	       a->mtime.tv_nsec == b->mtime.tv_nsec && a->ctime.tv_sec == b->ctime.tv_sec &&
 	       a->ctime.tv_nsec == b->ctime.tv_nsec;
 }
@@ -280,7 +282,7 @@ static void image_cache_put(const struct image_key *k, int elf_fd, uint32_t flag
 		struct image_entry *e = &image_cache[i];
 
 		/* A TA updated on disk replaces its older image. */
-		if (e->elf_fd >= 0 && uuid_equal(&e->key.uuid, &k->uuid)) {
+		if (e->elf_fd >= 0 && uuid_equal(&e->key.uuid, &k->uuid) && e->key.lib == k->lib) {
 			victim = e;
 			break;
 		}
@@ -295,9 +297,10 @@ static void image_cache_put(const struct image_key *k, int elf_fd, uint32_t flag
 	victim->elf_fd = fcntl(elf_fd, F_DUPFD_CLOEXEC, 3);
 }
 
-uint32_t supplicant_load_ta(struct core *c, const struct swtee_uuid *uuid, int *elf_fd,
-			    uint32_t *flags)
+static uint32_t load_image(struct core *c, const struct swtee_uuid *uuid, bool lib, int *elf_fd,
+			   uint32_t *flags)
 {
+	const char *what = lib ? "TA library" : "TA";
 	struct image_key key;
 	bool keyed = false;
 	char name[SWTEE_UUID_STR_LEN];
@@ -315,10 +318,10 @@ uint32_t supplicant_load_ta(struct core *c, const struct swtee_uuid *uuid, int *
 	res = ask_supplicant(c, uuid, &file_fd);
 	if (res) {
 		if (res == TEEC_ERROR_ITEM_NOT_FOUND)
-			log_info("TA %s: no such TA on the TA path", name);
+			log_info("%s %s: no such %s on the TA path", what, name, what);
 		return res;
 	}
-	keyed = image_key_of(file_fd, uuid, &key);
+	keyed = image_key_of(file_fd, uuid, lib, &key);
 	if (keyed) {
 		*elf_fd = image_cache_get(&key, flags);
 		if (*elf_fd >= 0) {
@@ -329,14 +332,15 @@ uint32_t supplicant_load_ta(struct core *c, const struct swtee_uuid *uuid, int *
 	res = read_image(file_fd, &img, &len);
 	close(file_fd);
 	if (res) {
-		log_error("TA %s: refused: the supplicant did not hand over a readable file "
+		log_error("%s %s: refused: the supplicant did not hand over a readable file "
 			  "of at most %u bytes",
-			  name, TA_IMAGE_MAX);
+			  what, name, TA_IMAGE_MAX);
 		return res;
 	}
-	rc = ta_image_verify(img, len, uuid, c->keys, c->nkeys, &info, why, sizeof(why));
+	rc = lib ? ta_image_verify_lib(img, len, uuid, c->keys, c->nkeys, &info, why, sizeof(why))
+		 : ta_image_verify(img, len, uuid, c->keys, c->nkeys, &info, why, sizeof(why));
 	if (rc) {
-		log_error("TA %s: image refused: %s", name, why);
+		log_error("%s %s: image refused: %s", what, name, why);
 		res = TEEC_ERROR_SECURITY;
 		goto out;
 	}
@@ -348,10 +352,23 @@ uint32_t supplicant_load_ta(struct core *c, const struct swtee_uuid *uuid, int *
 	*flags = info.flags;
 	if (keyed)
 		image_cache_put(&key, *elf_fd, info.flags);
-	log_debug("TA %s: image verified (version %u, flags 0x%x)", name, info.ta_version,
+	log_debug("%s %s: image verified (version %u, flags 0x%x)", what, name, info.ta_version,
 		  info.flags);
 	res = TEEC_SUCCESS;
 out:
 	free(img);
 	return res;
+}
+
+uint32_t supplicant_load_ta(struct core *c, const struct swtee_uuid *uuid, int *elf_fd,
+			    uint32_t *flags)
+{
+	return load_image(c, uuid, false, elf_fd, flags);
+}
+
+uint32_t supplicant_load_lib(struct core *c, const struct swtee_uuid *uuid, int *elf_fd)
+{
+	uint32_t flags = 0;
+
+	return load_image(c, uuid, true, elf_fd, &flags);
 }

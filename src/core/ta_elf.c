@@ -20,6 +20,7 @@ struct ta_elf_section {
 	uint32_t type;
 	uint64_t offset;
 	uint64_t size;
+	uint32_t link;
 };
 
 static int ident_check(const uint8_t ident[EI_NIDENT], char *why, size_t whylen)
@@ -139,6 +140,7 @@ static bool section_read(const struct ta_elf *e, uint16_t idx, struct ta_elf_sec
 	buf_skip(&r, sizeof(Elf64_Xword) + sizeof(Elf64_Addr)); /* sh_flags, sh_addr */
 	buf_get_u64(&r, &s->offset);
 	buf_get_u64(&r, &s->size);
+	buf_get_u32(&r, &s->link);
 	return buf_ok(&r);
 }
 
@@ -260,6 +262,82 @@ int ta_elf_read_head(const uint8_t *elf, size_t len, struct swtee_uuid *uuid, ui
 	uuid_from_fields(uuid, time_low, time_mid, time_hi, clock_seq);
 	*stack_size = stack;
 	*flags = fl;
+	rc = TA_IMAGE_OK;
+out:
+	return rc;
+}
+
+/* The DT_SONAME of the SHT_DYNAMIC section dyn, NUL-terminated, or NULL. */
+static const char *soname_of(const struct ta_elf *e, const struct ta_elf_section *dyn)
+{
+	struct ta_elf_section strs = {0};
+	struct buf_reader d = {0};
+	struct buf_reader strtab = {0};
+
+	if (!section_bytes(e, dyn, &d) || dyn->link == 0 || dyn->link >= e->shnum ||
+	    !section_read(e, (uint16_t)dyn->link, &strs) || strs.type != SHT_STRTAB ||
+	    !section_bytes(e, &strs, &strtab))
+		return NULL;
+	while (buf_left(&d) >= sizeof(Elf64_Dyn)) {
+		uint64_t tag = 0;
+		uint64_t val = 0;
+		struct buf_reader r = strtab;
+		const uint8_t *p = NULL;
+
+		buf_get_u64(&d, &tag);
+		buf_get_u64(&d, &val);
+		if (tag == DT_NULL)
+			break;
+		if (tag != DT_SONAME)
+			continue;
+		if (val >= buf_left(&r))
+			return NULL;
+		buf_skip(&r, (size_t)val);
+		buf_get_ptr(&r, &p, buf_left(&r));
+		return p && memchr(p, '\0', buf_left(&strtab) - (size_t)val) ? (const char *)p
+									     : NULL;
+	}
+	return NULL;
+}
+
+int ta_elf_check_lib(const uint8_t *elf, size_t len, const struct swtee_uuid *uuid, char *why,
+		     size_t whylen)
+{
+	int rc = TA_IMAGE_E_GENERIC;
+	struct ta_elf e = {.p = elf, .len = len};
+	struct ta_elf_section s = {0};
+	char want[SWTEE_UUID_STR_LEN] = "";
+	const char *soname = NULL;
+
+	if (why && whylen)
+		why[0] = '\0';
+	if (!elf || !uuid) {
+		ta_image_set_why(why, whylen, "invalid arguments");
+		goto out;
+	}
+	rc = header_read(&e, why, whylen);
+	if (rc)
+		goto out;
+	rc = TA_IMAGE_E_ELF;
+	if (ta_head_find(&e, &s, NULL, 0) == TA_IMAGE_OK) {
+		ta_image_set_why(why, whylen, "a TA (it has " TA_HEAD_SECTION "), not a library");
+		goto out;
+	}
+	for (uint16_t i = 1; i < e.shnum && !soname; i++) {
+		if (!section_read(&e, i, &s)) {
+			ta_image_set_why(why, whylen, "section header %u out of bounds", i);
+			goto out;
+		}
+		if (s.type == SHT_DYNAMIC)
+			soname = soname_of(&e, &s);
+	}
+	uuid_format(uuid, want);
+	if (!soname || strcmp(soname, want) != 0) {
+		ta_image_set_why(why, whylen, "the library's soname is %s%s%s, not its UUID %s",
+				 soname ? "'" : "", soname ? soname : "missing", soname ? "'" : "",
+				 want);
+		goto out;
+	}
 	rc = TA_IMAGE_OK;
 out:
 	return rc;

@@ -234,9 +234,9 @@ out:
 	return rc;
 }
 
-int ta_image_verify(const uint8_t *img, size_t len, const struct swtee_uuid *expected,
-		    EVP_PKEY *const *keys, size_t nkeys, struct ta_image_info *info, char *why,
-		    size_t whylen)
+static int verify(const uint8_t *img, size_t len, const struct swtee_uuid *expected,
+		  EVP_PKEY *const *keys, size_t nkeys, struct ta_image_info *info, char *why,
+		  size_t whylen, bool lib)
 {
 	int rc = TA_IMAGE_E_GENERIC;
 	struct ta_image_info res = {0};
@@ -309,9 +309,17 @@ int ta_image_verify(const uint8_t *img, size_t len, const struct swtee_uuid *exp
 		ta_image_set_why(why, whylen, "image is signed for TA %s, expected %s", s1, s2);
 		goto out;
 	}
-	rc = ta_elf_read_head(elf, h.img_size, &head, &res.stack_size, &res.flags, why, whylen);
-	if (rc)
-		goto out;
+	if (lib) {
+		rc = ta_elf_check_lib(elf, h.img_size, &res.uuid, why, whylen);
+		if (rc)
+			goto out;
+		head = res.uuid;
+	} else {
+		rc = ta_elf_read_head(elf, h.img_size, &head, &res.stack_size, &res.flags, why,
+				      whylen);
+		if (rc)
+			goto out;
+	}
 	rc = TA_IMAGE_E_UUID;
 	if (!uuid_equal(&head, &res.uuid)) {
 		uuid_format(&res.uuid, s1);
@@ -390,4 +398,24 @@ out:
 	BIO_free(bio);
 	ERR_pop_to_mark();
 	return key;
+}
+
+int ta_image_verify(const uint8_t *img, size_t len, const struct swtee_uuid *expected,
+		    EVP_PKEY *const *keys, size_t nkeys, struct ta_image_info *info, char *why,
+		    size_t whylen)
+{
+	return verify(img, len, expected, keys, nkeys, info, why, whylen, false);
+}
+
+int ta_image_verify_lib(const uint8_t *img, size_t len, const struct swtee_uuid *expected,
+			EVP_PKEY *const *keys, size_t nkeys, struct ta_image_info *info, char *why,
+			size_t whylen)
+{
+	if (!expected) {
+		if (info)
+			memset(info, 0, sizeof(*info));
+		ta_image_set_why(why, whylen, "invalid arguments");
+		return TA_IMAGE_E_GENERIC;
+	}
+	return verify(img, len, expected, keys, nkeys, info, why, whylen, true);
 }

@@ -55,6 +55,24 @@ int ta_image_verify(const uint8_t *img, size_t len, const struct swtee_uuid *exp
 		    size_t whylen);
 
 /*
+ * ta_image_verify for a TA library: the same checks up to the expected UUID
+ * (required here), then ta_elf_check_lib instead of .ta_head. info->flags
+ * and info->stack_size are 0.
+ */
+int ta_image_verify_lib(const uint8_t *img, size_t len, const struct swtee_uuid *expected,
+			EVP_PKEY *const *keys, size_t nkeys, struct ta_image_info *info, char *why,
+			size_t whylen);
+
+/*
+ * Checks that the ELF64 elf[0..len), hostile input, is a TA library for
+ * uuid: a shared object of this host's machine, without a .ta_head section,
+ * whose DT_SONAME is uuid's string form (what a TA linked with it names in
+ * its DT_NEEDED). Returns TA_IMAGE_OK or TA_IMAGE_E_ELF with a reason in why.
+ */
+int ta_elf_check_lib(const uint8_t *elf, size_t len, const struct swtee_uuid *uuid, char *why,
+		     size_t whylen);
+
+/*
  * Reads the .ta_head section of the ELF64 shared object elf[0..len), which is
  * hostile input: little-endian, ET_DYN, e_machine TA_ELF_MACHINE, exactly one
  * section named .ta_head, of type PROGBITS and at least TA_HEAD_SIZE bytes.

@@ -31,6 +31,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "elf_dyn.h"
 #include "log.h"
 #include "paths.h"
 #include "runtime.h"
@@ -100,11 +101,28 @@ static int preload(const char *lib)
 	return setenv("LD_PRELOAD", v, 1);
 }
 
+/*
+ * 1 and the name in name[n] when the ELF on fd needs the AddressSanitizer
+ * runtime, 0 when not, -1 when the ELF is malformed.
+ */
+static int needs_asan(int fd, char *name, size_t n)
+{
+	struct elf_needed need[PROTO_LIBS_MAX + 8];
+	int count = elf_needed_list(fd, need, sizeof(need) / sizeof(need[0]));
+
+	for (int i = 0; i < count; i++)
+		if (!strncmp(need[i].name, "libasan.so", 10) && need[i].len < n) {
+			memcpy(name, need[i].name, need[i].len + 1);
+			return 1;
+		}
+	return count < 0 ? -1 : 0;
+}
+
 const char *rt_debug_exec(int elf_fd)
 {
 	static char err[256];
 	char host[SWTEE_PATH_MAX];
-	char asan[128] = "";
+	char asan[ELF_DYN_NAME_MAX] = "";
 	char a[5][48];
 	const char *w = NULL;
 	bool need_asan = false;
@@ -113,7 +131,7 @@ const char *rt_debug_exec(int elf_fd)
 	dbg.selected = selected();
 	if (dbg.execed)
 		return NULL;
-	switch (rt_elf_needed(elf_fd, "libasan.so", asan, sizeof(asan))) {
+	switch (needs_asan(elf_fd, asan, sizeof(asan))) {
 	case 0:
 		break;
 	case 1:
@@ -137,6 +155,10 @@ const char *rt_debug_exec(int elf_fd)
 	snprintf(a[4], sizeof(a[4]), "%d", rt.log_level);
 	if (clear_cloexec(rt.ctl_fd) || clear_cloexec(elf_fd))
 		return "cannot pass the instance's descriptors on";
+	/* The TA names its libraries by these descriptors (libs.c). */
+	for (size_t i = 0; i < rt.nlibs; i++)
+		if (clear_cloexec(rt.lib_fd[i]))
+			return "cannot pass the TA's libraries on";
 	if (need_asan) {
 		if (preload(asan))
 			return "LD_PRELOAD is too long to add the ASan runtime";

@@ -102,6 +102,7 @@ static void load(int elf_fd, int level)
 	rt.load_error = rt_debug_exec(elf_fd);
 	if (!rt.load_error)
 		rt.load_error = load_ta(elf_fd);
+	rt_libs_lock();
 	if (rt.load_error) {
 		log_error("TA %s: %s", rt.uuid_str, rt.load_error);
 		return;
@@ -128,8 +129,13 @@ static void wait_load(void)
 	uint8_t in[PROTO_MSG_MAX];
 	struct msg_fds fds;
 	struct buf_reader r;
+	struct swtee_uuid libs[PROTO_LIBS_MAX];
+	int lib_fd[PROTO_LIBS_MAX];
 	uint32_t type = 0;
 	uint32_t level = 0;
+	uint32_t nlibs = 0;
+	const char *err = NULL;
+	int elf_fd = -1;
 	ssize_t n = msg_recv(rt.ctl_fd, in, sizeof(in), &fds);
 
 	if (n <= 0)
@@ -140,10 +146,24 @@ static void wait_load(void)
 	buf_get_u32(&r, &rt.flags);
 	buf_get_u32(&r, &rt.instance_id);
 	buf_get_u32(&r, &level);
-	if (!buf_done(&r) || type != MSG_CTL_LOAD || fds.n != 1)
+	buf_get_u32(&r, &nlibs);
+	for (uint32_t i = 0; i < nlibs && i < PROTO_LIBS_MAX; i++)
+		buf_get_bytes(&r, libs[i].b, sizeof(libs[i].b));
+	if (!buf_done(&r) || type != MSG_CTL_LOAD || nlibs > PROTO_LIBS_MAX || fds.n != 1 + nlibs)
 		_exit(71);
 	uuid_format(&rt.uuid, rt.uuid_str);
-	load(msg_fds_take(&fds, 0), (int)level);
+	elf_fd = msg_fds_take(&fds, 0);
+	for (uint32_t i = 0; i < nlibs; i++)
+		lib_fd[i] = msg_fds_take(&fds, 1 + i);
+	err = rt_libs_prepare(&elf_fd, libs, lib_fd, nlibs);
+	if (err) {
+		log_init("swteed", (int)level);
+		rt.load_error = err;
+		log_error("TA %s: %s", rt.uuid_str, err);
+		rt_libs_lock();
+		return;
+	}
+	load(elf_fd, (int)level);
 }
 
 static struct rt_session *session_add(int fd, uint32_t id, uint32_t login,

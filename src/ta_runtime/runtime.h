@@ -73,6 +73,9 @@ struct rt_state {
 	struct rt_session *sessions;
 	size_t nsessions;
 	struct rt_session *current; /* the session whose entry point runs */
+	/* The TA's libraries as loaded: patched copies (libs.c), dependencies first. */
+	int lib_fd[PROTO_LIBS_MAX];
+	size_t nlibs;
 };
 
 extern struct rt_state rt;
@@ -105,6 +108,15 @@ struct rt_pta {
 	TEE_Result (*invoke)(uint32_t cmd, uint32_t types, TEE_Param p[TEE_NUM_PARAMS]);
 };
 const struct rt_pta *rt_pta_find(const TEE_UUID *uuid);
+
+/*
+ * libs.c: links the TA's libraries (fds[0..n), UUIDs uuids, each after those
+ * it needs) into private copies and replaces *elf_fd with the TA's; takes
+ * the descriptors. Returns NULL, or why the TA cannot run.
+ */
+const char *rt_libs_prepare(int *elf_fd, const struct swtee_uuid *uuids, int *fds, size_t n);
+/* From now on dlopen() only finds what is loaded. */
+void rt_libs_lock(void);
 
 /* params.c: client messages to TEE_Param and back */
 TEE_Result rt_params_in(struct rt_session *s, struct buf_reader *r, const struct msg_fds *fds,
@@ -142,11 +154,5 @@ int rt_debug_unsandboxed(void *handle);
 void rt_debug_end(int status) __attribute__((noreturn));
 /* main of `swtee-ta-host --instance ...`, the re-executed instance. */
 int rt_debug_instance_main(int argc, char **argv);
-
-/*
- * elf_deps.c: 1 and the name in out[n] when the ELF on fd has a DT_NEEDED
- * entry starting with prefix; 0 when none; -1 when the ELF is malformed.
- */
-int rt_elf_needed(int fd, const char *prefix, char *out, size_t n);
 
 #endif

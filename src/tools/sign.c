@@ -34,6 +34,7 @@ enum {
 
 struct sign_opts {
 	bool verify;
+	bool library;
 	bool help;
 	const char *key;
 	const char *in;
@@ -54,6 +55,7 @@ enum {
 	OPT_ALGO,
 	OPT_TA_VERSION,
 	OPT_VERIFY,
+	OPT_LIBRARY,
 };
 
 static const struct option sign_longopts[] = {
@@ -64,6 +66,7 @@ static const struct option sign_longopts[] = {
     {"algo", required_argument, NULL, OPT_ALGO},
     {"ta-version", required_argument, NULL, OPT_TA_VERSION},
     {"verify", no_argument, NULL, OPT_VERIFY},
+    {"library", no_argument, NULL, OPT_LIBRARY},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -72,8 +75,9 @@ static void sign_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: swtee sign --key KEY.pem --uuid UUID --in TA.so --out UUID.ta\n"
-		"                  [--algo pss|pkcs1v15] [--ta-version N]\n"
+		"                  [--algo pss|pkcs1v15] [--ta-version N] [--library]\n"
 		"       swtee sign --verify --key KEY.pem --in IMAGE.ta [--uuid UUID]\n"
+		"                  [--library]\n"
 		"       swtee sign --help\n"
 		"\n"
 		"Wraps a TA shared object into a signed bootstrap TA image, after checking\n"
@@ -88,6 +92,8 @@ static void sign_usage(FILE *f)
 		"                   PKCS#1 v1.5 SHA-256\n"
 		"  --ta-version N   version stored in the signed header (default 0)\n"
 		"  --verify         verify IMAGE and print: OK <uuid> version N flags 0xF\n"
+		"  --library        a TA library (SHLIBUUID): no .ta_head; its soname must\n"
+		"                   be UUID, which --verify then requires\n"
 		"\n"
 		"Exit status: 0 success, 1 failure, 2 usage error.\n");
 }
@@ -339,6 +345,9 @@ static int opts_read(int argc, char **argv, struct sign_opts *o)
 		case OPT_VERIFY:
 			o->verify = true;
 			break;
+		case OPT_LIBRARY:
+			o->library = true;
+			break;
 		case 'h':
 			o->help = true;
 			break;
@@ -387,6 +396,10 @@ static int opts_check(struct sign_opts *o)
 	if (o->verify) {
 		if (opts_check_verify(o))
 			goto out;
+		if (o->library && !o->uuid_arg) {
+			sign_err("--verify --library needs --uuid");
+			goto out;
+		}
 	} else if (!o->key || !o->uuid_arg || !o->in || !o->out) {
 		sign_err("signing needs --key, --uuid, --in and --out (see swtee sign --help)");
 		goto out;
@@ -430,7 +443,13 @@ static int sign_run(const struct sign_opts *o)
 
 	if (file_read(o->in, SHDR_MAX_IMG_SIZE, &elf, &elf_len))
 		goto out;
-	if (ta_elf_read_head(elf, elf_len, &head, &stack_size, &flags, why, sizeof(why))) {
+	if (o->library) {
+		if (ta_elf_check_lib(elf, elf_len, &o->uuid, why, sizeof(why))) {
+			sign_err("%s: %s", o->in, why);
+			goto out;
+		}
+		head = o->uuid;
+	} else if (ta_elf_read_head(elf, elf_len, &head, &stack_size, &flags, why, sizeof(why))) {
 		sign_err("%s: %s", o->in, why);
 		goto out;
 	}
@@ -449,7 +468,9 @@ static int sign_run(const struct sign_opts *o)
 		goto out;
 	}
 	/* Never write an image the core would refuse. */
-	if (ta_image_verify(img, img_len, &o->uuid, &key, 1, &info, why, sizeof(why))) {
+	if (o->library
+		? ta_image_verify_lib(img, img_len, &o->uuid, &key, 1, &info, why, sizeof(why))
+		: ta_image_verify(img, img_len, &o->uuid, &key, 1, &info, why, sizeof(why))) {
 		sign_err("%s: the signed image does not verify: %s", o->in, why);
 		goto out;
 	}
@@ -478,8 +499,10 @@ static int verify_run(const struct sign_opts *o)
 		goto out;
 	if (file_read(o->in, SIGN_MAX_IMAGE_FILE, &img, &img_len))
 		goto out;
-	if (ta_image_verify(img, img_len, o->uuid_arg ? &o->uuid : NULL, &key, 1, &info, why,
-			    sizeof(why))) {
+	if (o->library
+		? ta_image_verify_lib(img, img_len, &o->uuid, &key, 1, &info, why, sizeof(why))
+		: ta_image_verify(img, img_len, o->uuid_arg ? &o->uuid : NULL, &key, 1, &info, why,
+				  sizeof(why))) {
 		sign_err("%s: %s", o->in, why);
 		goto out;
 	}

@@ -36,8 +36,10 @@ endif
 
 # -fvisibility=hidden: a TA exports its entry points and its header only
 # (the headers mark those), so nothing of it can be confused with the
-# runtime's symbols.
-tdk-common := -fPIC -g -O$(CFG_CC_OPT_LEVEL) -fvisibility=hidden -fno-common
+# runtime's symbols. A TA library (SHLIBNAME) exports its functions, as on
+# OP-TEE, for the TAs that link it; it is linked -Bsymbolic (shlib.mk).
+tdk-visibility := $(if $(SHLIBNAME),,-fvisibility=hidden)
+tdk-common := -fPIC -g -O$(CFG_CC_OPT_LEVEL) $(tdk-visibility) -fno-common
 tdk-cflags := -std=gnu11 $(tdk-common) $(tdk-warnings) -Wmissing-prototypes -Wstrict-prototypes
 tdk-cxxflags := -std=gnu++17 $(tdk-common) $(tdk-warnings)
 tdk-aflags := -fPIC -g -D__ASSEMBLY__

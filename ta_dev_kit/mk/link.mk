@@ -62,11 +62,4 @@ $(tdk-elf): $(tdk-objs) $(tdk-hdr-obj) $(libdeps) $(tdk-flags-file)
 		'$@' '$(tdk-runtime-syms)'
 
 $(tdk-ta): $(tdk-elf) $(wildcard $(TA_SIGN_KEY))
-	$(tdk-say) SIGN $(call tdk-show,$@)
-	$(tdk-q)if [ ! -r '$(TA_SIGN_KEY)' ]; then \
-		echo "ta_dev_kit: cannot read the signing key TA_SIGN_KEY=$(TA_SIGN_KEY)" >&2; exit 1; fi
-	$(tdk-q)if ! command -v '$(SWTEE)' >/dev/null; then \
-		echo "ta_dev_kit: cannot find the signer, swtee (not in $(tdk-dir)/bin nor in PATH); set SWTEE=/path/to/swtee" >&2; \
-		exit 1; fi
-	$(tdk-q)'$(SWTEE)' sign --key '$(TA_SIGN_KEY)' --uuid $(BINARY) \
-		--ta-version $(CFG_TA_VERSION) --in $< --out $@
+	$(call tdk-sign,$(BINARY))

@@ -72,6 +72,18 @@ tdk-q := @
 tdk-say := @printf '  %-7s %s\n'
 endif
 
+# $(call tdk-sign,<uuid>,<extra sign options>): the recipe that signs $< into $@.
+define tdk-sign
+	$(tdk-say) SIGN $(call tdk-show,$@)
+	$(tdk-q)if [ ! -r '$(TA_SIGN_KEY)' ]; then \
+		echo "ta_dev_kit: cannot read the signing key TA_SIGN_KEY=$(TA_SIGN_KEY)" >&2; exit 1; fi
+	$(tdk-q)if ! command -v '$(SWTEE)' >/dev/null; then \
+		echo "ta_dev_kit: cannot find the signer, swtee (not in $(tdk-dir)/bin nor in PATH); set SWTEE=/path/to/swtee" >&2; \
+		exit 1; fi
+	$(tdk-q)'$(SWTEE)' sign --key '$(TA_SIGN_KEY)' --uuid $1 $2 \
+		--ta-version $(CFG_TA_VERSION) --in $< --out $@
+endef
+
 include $(tdk-dir)/mk/conf.mk
 include $(tdk-dir)/mk/compiler.mk
 include $(tdk-dir)/mk/flags.mk

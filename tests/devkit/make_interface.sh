@@ -3,12 +3,13 @@
 # values of every form from the Makefile, a sub.mk and the command line;
 # CPPFLAGS, CFLAGS, CXXFLAGS, LDFLAGS and CFLAGS_REMOVE from the TA's
 # Makefile; generated sources (gensrcs-y); link-out-dir; a C++ source with
-# warnings as errors; a TA shared library (SHLIBNAME, SHLIBUUID). The TA
-# checks at compile time what it was given, then runs.
+# warnings as errors; a TA shared library (SHLIBNAME, SHLIBUUID) and a TA
+# that links it. The TA checks at compile time what it was given, then runs.
 . "$(dirname "$0")/common.sh"
 
 UUID=3a1c9e5b-7d2f-4b60-8e41-0c9d8b7a6f50
 SHUUID=6b2d0f1e-9c8a-4e57-a3b2-1d0c9e8f7a61
+UUID2=3a1c9e5b-7d2f-4b60-8e41-0c9d8b7a6f51
 TA=$WORK/ta
 mkdir -p "$TA/include" "$TA/sub" "$TA/gen"
 
@@ -160,7 +161,52 @@ make -C "$LIB" TA_DEV_KIT_DIR="$KIT" O="$WORK/libout" > "$WORK/lib.log" 2>&1 ||
 readelf -d "$WORK/libout/libtdkshared.so" | grep -q "Library soname: \[$SHUUID\]" ||
 	fail "the shared library's soname is not its UUID"
 [ -f "$WORK/libout/$SHUUID.elf" ] || fail "no $SHUUID.elf"
-echo "ok: SHLIBNAME builds libtdkshared.so, soname $SHUUID"
+[ -f "$WORK/libout/$SHUUID.ta" ] && "$SWTEE" sign --verify --library --uuid "$SHUUID" \
+	--key "$KIT/keys/default_ta.pem" --in "$WORK/libout/$SHUUID.ta" > /dev/null ||
+	fail "no signed $SHUUID.ta, or it does not verify as a TA library"
+echo "ok: SHLIBNAME builds libtdkshared.so, soname $SHUUID, and the signed $SHUUID.ta"
+
+# A TA that links it as OP-TEE's TAs do (LDADD), and runs with it.
+TA2=$WORK/ta2
+mkdir -p "$TA2/include"
+cat > "$TA2/Makefile" <<MK
+BINARY = $UUID2
+LDADD = -L$WORK/libout -ltdkshared
+include \$(TA_DEV_KIT_DIR)/mk/ta_dev_kit.mk
+MK
+printf 'global-incdirs-y += include\nsrcs-y += ta.c\n' > "$TA2/sub.mk"
+cat > "$TA2/include/user_ta_header_defines.h" <<'H'
+#define TA_UUID {0x3a1c9e5b, 0x7d2f, 0x4b60, {0x8e, 0x41, 0x0c, 0x9d, 0x8b, 0x7a, 0x6f, 0x51}}
+#define TA_FLAGS 0
+#define TA_STACK_SIZE 4096
+#define TA_DATA_SIZE 32768
+H
+cat > "$TA2/ta.c" <<'C'
+#include <tee_internal_api.h>
+int tdk_shared(void);
+TEE_Result TA_CreateEntryPoint(void) { return TEE_SUCCESS; }
+void TA_DestroyEntryPoint(void) {}
+TEE_Result TA_OpenSessionEntryPoint(uint32_t t, TEE_Param p[4], void **s)
+{ (void)t; (void)p; *s = NULL; return TEE_SUCCESS; }
+void TA_CloseSessionEntryPoint(void *s) { (void)s; }
+TEE_Result TA_InvokeCommandEntryPoint(void *s, uint32_t c, uint32_t t, TEE_Param p[4])
+{
+	(void)s; (void)c; (void)t;
+	p[0].value.a = (uint32_t)(40 + tdk_shared());
+	return TEE_SUCCESS;
+}
+C
+make -C "$TA2" TA_DEV_KIT_DIR="$KIT" O="$WORK/out3" > "$WORK/build3.log" 2>&1 ||
+	{ cat "$WORK/build3.log"; fail "a TA linking the library does not build"; }
+readelf -d "$WORK/out3/$UUID2.elf" | grep -q "Shared library: \[$SHUUID\]" ||
+	fail "the TA does not name the library by its UUID"
+sed 's/0x6f, 0x50}}/0x6f, 0x51}}/' "$WORK/client.c" > "$WORK/client2.c"
+cc -o "$WORK/client2" "$WORK/client2.c" -I"$EXPORT/include" -L"$EXPORT/lib" -lteec \
+	-Wl,-rpath,"$EXPORT/lib" || fail "the second client does not build"
+cp "$WORK/libout/$SHUUID.ta" "$WORK/out3/"
+got=$(run "$WORK/out3" "$WORK/run3.log" "$WORK/client2") || fail "the TA with a library does not run"
+[ "$got" = 41 ] || fail "the TA with a library answered '$got', not 41"
+echo "ok: a TA linked with it runs, the library loaded by UUID"
 
 printf 'SHLIBNAME = libtdkshared\ninclude $(TA_DEV_KIT_DIR)/mk/ta_dev_kit.mk\n' > "$LIB/Makefile"
 make -C "$LIB" TA_DEV_KIT_DIR="$KIT" O="$WORK/libout2" > "$WORK/lib2.log" 2>&1 &&

@@ -26,53 +26,10 @@ static const TEEC_UUID basic_uuid = TA_BASIC_UUID;
 static const TEEC_UUID other_uuid = {
     0x5a1f0b7e, 0x3c2d, 0x4e6f, {0x9a, 0x81, 0x27, 0x3b, 0x4c, 0x5d, 0x6e, 0xff}};
 
-static uint8_t *read_file(const char *path, size_t *len)
-{
-	struct stat st;
-	uint8_t *p = NULL;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	*len = 0;
-	if (fd < 0)
-		return NULL;
-	if (!fstat(fd, &st) && st.st_size > 0 && (p = malloc((size_t)st.st_size)) &&
-	    read(fd, p, (size_t)st.st_size) == st.st_size) {
-		*len = (size_t)st.st_size;
-	} else {
-		free(p);
-		p = NULL;
-	}
-	close(fd);
-	return p;
-}
-
-static bool write_file(const char *path, const void *p, size_t len)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	bool ok = fd >= 0 && write(fd, p, len) == (ssize_t)len;
-
-	if (fd >= 0)
-		close(fd);
-	return ok;
-}
-
 /* The installed basic TA: beside xtest at ../lib/swtee/ta. */
 static uint8_t *basic_image(size_t *len)
 {
-	char exe[PATH_MAX];
-	char path[PATH_MAX + 64];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	char *slash = NULL;
-
-	if (n <= 0)
-		return NULL;
-	exe[n] = '\0';
-	slash = strrchr(exe, '/');
-	if (!slash)
-		return NULL;
-	*slash = '\0';
-	snprintf(path, sizeof(path), "%s/../lib/swtee/ta/" BASIC_NAME ".ta", exe);
-	return read_file(path, len);
+	return xtest_installed_ta(BASIC_NAME, len);
 }
 
 /* Writes img as name.ta in dir and expects the open of uuid to be refused. */
@@ -86,7 +43,7 @@ static void expect_refused(ADBG_Case_t *c, const char *dir, const char *name, co
 
 	Do_ADBG_BeginSubCase(c, "%s", what);
 	snprintf(path, sizeof(path), "%s/%s.ta", dir, name);
-	if (ADBG_EXPECT_TRUE(c, write_file(path, img, len))) {
+	if (ADBG_EXPECT_TRUE(c, xtest_write_file(path, img, len))) {
 		res = xtest_teec_open_session(&s, uuid, NULL, &orig);
 		ADBG_EXPECT_TEEC_RESULT(c, TEEC_ERROR_SECURITY, res);
 		ADBG_EXPECT_TEEC_ERROR_ORIGIN(c, TEEC_ORIGIN_TEE, orig);
@@ -169,14 +126,14 @@ static void xtest_tee_test_1008(ADBG_Case_t *c)
 		char path[PATH_MAX];
 
 		snprintf(path, sizeof(path), "%s/" BASIC_NAME ".ta", dir);
-		if (ADBG_EXPECT_TRUE(c, write_file(path, img, len)) &&
+		if (ADBG_EXPECT_TRUE(c, xtest_write_file(path, img, len)) &&
 		    ADBG_EXPECT_TEEC_SUCCESS(
 			c, xtest_teec_open_session(&s, &basic_uuid, NULL, &orig))) {
 			TEEC_CloseSession(&s);
 			/* Same file, same inode, same size: only the bytes change. */
 			memcpy(bad, img, len);
 			bad[elf_off + 100] ^= 0x01;
-			if (ADBG_EXPECT_TRUE(c, write_file(path, bad, len)))
+			if (ADBG_EXPECT_TRUE(c, xtest_write_file(path, bad, len)))
 				ADBG_EXPECT_TEEC_RESULT(
 				    c, TEEC_ERROR_SECURITY,
 				    xtest_teec_open_session(&s, &basic_uuid, NULL, &orig));

@@ -4,6 +4,8 @@
 #ifndef XTEST_HELPERS_H
 #define XTEST_HELPERS_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <tee_client_api.h>
 
@@ -12,6 +14,13 @@
 /* clang-format off */
 #define TEEC_OPERATION_INITIALIZER { }
 /* clang-format on */
+/* The whole file at path (malloc'ed; free it) and its length, or NULL. */
+uint8_t *xtest_read_file(const char *path, size_t *len);
+/* Writes p[0..len) to path (created 0644 or truncated). */
+bool xtest_write_file(const char *path, const void *p, size_t len);
+/* The signed image name.ta installed with xtest (../lib/swtee/ta), as xtest_read_file. */
+uint8_t *xtest_installed_ta(const char *name, size_t *len);
+
 #endif
 
 /* The TEE named by -d, NULL for the default one. Set by xtest_main. */

@@ -1,0 +1,229 @@
+/*
+ * TA libraries. A TA linked with a library built with SHLIBNAME/SHLIBUUID
+ * names it in its DT_NEEDED by UUID; the core finds and verifies each one
+ * (src/core/ta_libs.c) and hands over their ELFs with the TA's, every
+ * library after those it needs. The dynamic loader would look for a file of
+ * that name: instead each DT_NEEDED UUID, in a private copy of the object
+ * that names it, is rewritten to the /proc path of the library's own
+ * descriptor (a shorter string, NUL-padded), so that the loader maps the
+ * verified library and nothing else, before the sandbox.
+ *
+ * Once the TA is loaded the sandbox maps no new code, so dlopen() finds only
+ * what is loaded: the TA itself (NULL) and its libraries, by UUID. Any other
+ * name gets NULL and a dlerror() message, never a path search.
+ */
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <link.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "elf_dyn.h"
+#include "log.h"
+#include "runtime.h"
+
+#define NEEDED_MAX 32
+#define COPY_CHUNK (64 * 1024)
+
+static bool locked;	     /* the TA is loaded: dlopen finds, never loads */
+static char error_text[256]; /* dlerror()'s next answer, when set */
+
+/* A sealed private copy of the ELF on fd, or -1. */
+static int copy_of(int fd, const char *name)
+{
+	static uint8_t buf[COPY_CHUNK];
+	struct stat st;
+	off_t off = 0;
+	int out = memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING);
+
+	if (out < 0 || fstat(fd, &st))
+		goto err;
+	while (off < st.st_size) {
+		ssize_t n = pread(fd, buf, sizeof(buf), off);
+
+		if (n <= 0 || write(out, buf, (size_t)n) != n)
+			goto err;
+		off += n;
+	}
+	return out;
+err:
+	if (out >= 0)
+		close(out);
+	return -1;
+}
+
+/* The name the loader maps the library on fd by. */
+static void lib_path(int fd, char *out, size_t n)
+{
+	snprintf(out, n, "/proc/%d/fd/%d", (int)getpid(), fd);
+}
+
+/*
+ * The object on *fd with each DT_NEEDED UUID among uuids[0..n) rewritten to
+ * the path of lib_fd[i]; *fd is replaced (and closed) when anything changes.
+ */
+static const char *relink(int *fd, const char *what, const struct swtee_uuid *uuids,
+			  const int *lib_fd, size_t n)
+{
+	static char err[128];
+	struct elf_needed need[NEEDED_MAX];
+	int count = elf_needed_list(*fd, need, NEEDED_MAX);
+	int out = -1;
+
+	if (count < 0)
+		return "a malformed dynamic section";
+	for (int i = 0; i < count; i++) {
+		struct swtee_uuid u;
+		char path[64];
+		size_t k = 0;
+
+		if (!uuid_parse(need[i].name, &u))
+			continue;
+		while (k < n && !uuid_equal(&uuids[k], &u))
+			k++;
+		if (k == n) {
+			snprintf(err, sizeof(err),
+				 "%.16s needs TA library %.36s, which was not loaded", what,
+				 need[i].name);
+			return err;
+		}
+		lib_path(lib_fd[k], path, sizeof(path));
+		if (strlen(path) > need[i].len)
+			return "a library path too long to link";
+		if (out < 0 && (out = copy_of(*fd, what)) < 0)
+			return "no memory to link the TA's libraries";
+		memset(path + strlen(path), 0, sizeof(path) - strlen(path));
+		if (pwrite(out, path, need[i].len, (off_t)need[i].offset) != (ssize_t)need[i].len) {
+			close(out);
+			return "cannot link the TA's libraries";
+		}
+	}
+	if (out < 0)
+		return NULL;
+	if (fcntl(out, F_ADD_SEALS, F_SEAL_WRITE | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL)) {
+		close(out);
+		return "cannot seal the linked TA";
+	}
+	close(*fd);
+	*fd = out;
+	return NULL;
+}
+
+const char *rt_libs_prepare(int *elf_fd, const struct swtee_uuid *uuids, int *fds, size_t n)
+{
+	const char *err = NULL;
+
+	rt.nlibs = 0;
+	for (size_t i = 0; i < n; i++) {
+		/* A library needs only those handed over before it. */
+		err = relink(&fds[i], "swtee-ta-lib", uuids, rt.lib_fd, i);
+		if (err)
+			return err;
+		rt.lib_fd[i] = fds[i];
+		fds[i] = -1;
+		rt.nlibs++;
+	}
+	return relink(elf_fd, "swtee-ta", uuids, rt.lib_fd, rt.nlibs);
+}
+
+void rt_libs_lock(void)
+{
+	locked = true;
+}
+
+static void *real_dlopen(const char *file, int mode)
+{
+	static void *(*fn)(const char *, int);
+
+	if (!fn)
+		fn = (void *(*)(const char *, int))dlsym(RTLD_NEXT, "dlopen");
+	return fn ? fn(file, mode) : NULL;
+}
+
+static char *real_dlerror(void)
+{
+	static char *(*fn)(void);
+
+	if (!fn)
+		fn = (char *(*)(void))dlsym(RTLD_NEXT, "dlerror");
+	return fn ? fn() : NULL;
+}
+
+static void set_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void set_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(error_text, sizeof(error_text), fmt, ap);
+	va_end(ap);
+}
+
+struct find {
+	struct swtee_uuid uuid;
+	char name[64]; /* the loaded object's name, when found */
+};
+
+/* Is this loaded object a TA library (a descriptor of ours) whose soname is f->uuid? */
+static int find_lib(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct find *f = arg;
+	char soname[SWTEE_UUID_STR_LEN + 1];
+	struct swtee_uuid u;
+	int pid = 0;
+	int fd = -1;
+	int end = 0;
+
+	(void)size;
+	if (!info->dlpi_name || sscanf(info->dlpi_name, "/proc/%d/fd/%d%n", &pid, &fd, &end) != 2 ||
+	    info->dlpi_name[end] || pid != (int)getpid())
+		return 0;
+	if (elf_soname(fd, soname, sizeof(soname)) != 1 || !uuid_parse(soname, &u) ||
+	    !uuid_equal(&u, &f->uuid))
+		return 0;
+	snprintf(f->name, sizeof(f->name), "%s", info->dlpi_name);
+	return 1;
+}
+
+void *dlopen(const char *file, int mode)
+{
+	struct find f;
+	struct link_map *ta = NULL;
+
+	if (!locked)
+		return real_dlopen(file, mode);
+	memset(&f, 0, sizeof(f));
+	if (!file) {
+		/* The TA and, through it, its libraries, as OP-TEE's dlopen(NULL). */
+		if (!rt.ta.handle || dlinfo(rt.ta.handle, RTLD_DI_LINKMAP, &ta) || !ta)
+			return NULL;
+		return real_dlopen(ta->l_name, mode | RTLD_NOLOAD);
+	}
+	if (!uuid_parse(file, &f.uuid)) {
+		set_error("%s: a TA loads libraries by UUID only", file);
+		return NULL;
+	}
+	if (!dl_iterate_phdr(find_lib, &f)) {
+		set_error("%s: not a library this TA links (swtee loads a TA's libraries when its "
+			  "instance starts, and maps no code after that)",
+			  file);
+		return NULL;
+	}
+	return real_dlopen(f.name, mode | RTLD_NOLOAD);
+}
+
+char *dlerror(void)
+{
+	static char last[sizeof(error_text)];
+
+	if (error_text[0]) {
+		memcpy(last, error_text, sizeof(last));
+		error_text[0] = '\0';
+		return last;
+	}
+	return real_dlerror();
+}

@@ -1,0 +1,41 @@
+/*
+ * The shared-library test TA and its two TA libraries: the TA links "top",
+ * which links "base". Each object's constructor appends its id to
+ * shlib_trace (defined in the TA), so the order they ran in can be read.
+ */
+#ifndef TA_SHLIB_H
+#define TA_SHLIB_H
+
+#define TA_SHLIB_UUID                                                                              \
+	{                                                                                          \
+		0x5a1f0b7e, 0x3c2d, 0x4e6f,                                                        \
+		{                                                                                  \
+			0x9a, 0x81, 0x27, 0x3b, 0x4c, 0x5d, 0x6e, 0x10                             \
+		}                                                                                  \
+	}
+#define TA_SHLIB_TOP_NAME "5a1f0b7e-3c2d-4e6f-9a81-273b4c5d6f01"
+#define TA_SHLIB_BASE_NAME "5a1f0b7e-3c2d-4e6f-9a81-273b4c5d6f02"
+
+#define SHLIB_ID_TA 1
+#define SHLIB_ID_TOP 2
+#define SHLIB_ID_BASE 3
+
+/* value[0] in (a, b) -> value[1].a = a + a * b, computed by the libraries */
+#define TA_SHLIB_CMD_CALL 0
+/* value[0].a = how many constructors ran, .b = their ids, 4 bits each, first lowest */
+#define TA_SHLIB_CMD_INIT_ORDER 1
+/*
+ * dlopen(memref[0]: a NUL-terminated name, or an empty memref for NULL):
+ * value[1].a = 1 when a handle came back, .b = what its dlsym("shlib_top_add_mul")
+ * gives for (3, 4) (0 without one); memref[2] out = dlerror() when no handle.
+ */
+#define TA_SHLIB_CMD_DLOPEN 2
+/* value[0].a = the modules dl_iterate_phdr visits that swtee mapped from descriptors */
+#define TA_SHLIB_CMD_PHDR 3
+
+#ifndef __ASSEMBLER__
+int shlib_top_add_mul(int a, int b);
+int shlib_base_mul(int a, int b);
+#endif
+
+#endif
