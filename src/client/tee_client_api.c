@@ -12,6 +12,8 @@
 #include <limits.h>
 #include <linux/futex.h>
 #include <stdatomic.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -45,10 +47,44 @@ static pthread_mutex_t *ctx_lock(const TEEC_Context *ctx)
 	return &ctx_locks[(unsigned int)ctx->imp.fd % 64];
 }
 
+/* A connection to the core listening on path: the descriptor, or -1 with errno set. */
+static int core_connect(const char *path)
+{
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
+	int fd = -1;
+
+	if (strlen(path) >= sizeof(sa.sun_path)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	strcpy(sa.sun_path, path);
+	fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -1;
+	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
+		int e = errno;
+
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	return fd;
+}
+
+/* Whether libteec may say why it found no TEE (SWTEE_TEEC_LOG_LEVEL=0: no). */
+static bool may_log(void)
+{
+	const char *v = getenv("SWTEE_TEEC_LOG_LEVEL");
+
+	return !v || strcmp(v, "0") != 0;
+}
+
 TEEC_Result TEEC_InitializeContext(const char *name, TEEC_Context *context)
 {
 	char path[SWTEE_PATH_MAX];
-	struct sockaddr_un sa = {.sun_family = AF_UNIX};
+	const char *env = getenv("SWTEE_SOCKET");
+	bool fallback = false;
+	int err = 0;
 	int fd = -1;
 
 	if (!context)
@@ -63,15 +99,25 @@ TEEC_Result TEEC_InitializeContext(const char *name, TEEC_Context *context)
 		   paths_default_socket(path, sizeof(path))) {
 		/* Another TEE's name, or no default socket path. */
 		return TEEC_ERROR_ITEM_NOT_FOUND;
+	} else {
+		/* The user's own TEE first, then the system's, unless one was named. */
+		fallback = !(env && *env);
 	}
-	if (strlen(path) >= sizeof(sa.sun_path))
-		return TEEC_ERROR_ITEM_NOT_FOUND;
-	strcpy(sa.sun_path, path);
-	fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return TEEC_ERROR_OUT_OF_MEMORY;
-	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
-		close(fd);
+	fd = core_connect(path);
+	err = errno;
+	if (fd < 0 && fallback && (err == ENOENT || err == ECONNREFUSED)) {
+		fd = core_connect(SWTEE_SYSTEM_SOCKET);
+		if (fd < 0 && errno != ENOENT && errno != ECONNREFUSED)
+			err = errno;
+	}
+	if (fd < 0) {
+		if (may_log())
+			fprintf(stderr,
+				"libteec: no TEE at %s%s%s (%s); start one with 'swtee run -- "
+				"COMMAND', 'swteed & tee-supplicant &' or 'systemctl start swteed "
+				"tee-supplicant', or set SWTEE_SOCKET\n",
+				path, fallback ? " nor at " : "",
+				fallback ? SWTEE_SYSTEM_SOCKET : "", strerror(err));
 		return TEEC_ERROR_ITEM_NOT_FOUND;
 	}
 	context->imp.fd = fd;

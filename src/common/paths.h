@@ -11,6 +11,8 @@
  * else /tmp/swtee-<uid>/tee.sock. Returns 0, or -1 when it does not fit.
  */
 int paths_default_socket(char *out, size_t n);
+/* The system TEE's client socket (dist/swteed.service). */
+#define SWTEE_SYSTEM_SOCKET "/run/swtee/tee.sock"
 /* The supplicant socket that goes with a client socket: same dir, supplicant.sock. */
 int paths_supplicant_socket(const char *client_socket, char *out, size_t n);
 /* The directory of the running executable (from /proc/self/exe). */

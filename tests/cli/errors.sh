@@ -1,7 +1,8 @@
 #!/bin/sh
 # A newcomer's mistakes get one line that says what is wrong and a non-zero
 # exit: a test suite swtee does not have, a state dir that cannot be made
-# or written.
+# or written, a client with no TEE to reach (which also reaches the system
+# TEE when the user has none).
 set -u
 BUILD=$1
 pass=0
@@ -43,5 +44,45 @@ else
 		"$BUILD/bin/swtee" run --state "$ro" -- true
 fi
 rmdir "$ro"
+
+# No TEE: libteec says which sockets it tried and how to start one.
+nowhere=$(mktemp -d)
+expect "a client, SWTEE_SOCKET with nothing behind it" \
+	"libteec: no TEE at $nowhere/tee.sock (No such file or directory)" \
+	env SWTEE_SOCKET="$nowhere/tee.sock" "$BUILD/bin/xtest" 1001
+if [ ! -e /run/swtee/tee.sock ]; then
+	expect "a client, no TEE of the user's nor of the system" \
+		"no TEE at $nowhere/swtee/tee.sock nor at /run/swtee/tee.sock" \
+		env -u SWTEE_SOCKET XDG_RUNTIME_DIR="$nowhere" "$BUILD/bin/xtest" 1001
+fi
+# Without a TEE of the user's, the system's: root only, and only where
+# there is no system TEE to disturb (a CI machine).
+if [ "$(id -u)" = 0 ] && [ ! -e /run/swtee ] && command -v python3 > /dev/null; then
+	mkdir -p /run/swtee
+	python3 -c '
+import os, socket, sys, time
+s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+s.bind("/run/swtee/tee.sock"); s.listen(4)
+print("up", flush=True)
+c, _ = s.accept()
+print("connected", flush=True)
+' > "$nowhere/listener.out" &
+	lp=$!
+	for _ in 1 2 3 4 5 6 7 8 9 10; do
+		grep -q up "$nowhere/listener.out" 2>/dev/null && break
+		sleep 0.2
+	done
+	env -u SWTEE_SOCKET XDG_RUNTIME_DIR="$nowhere" "$BUILD/bin/xtest" 1001 \
+		> "$nowhere/xtest.out" 2>&1
+	wait "$lp"
+	if grep -q connected "$nowhere/listener.out" && ! grep -q "no TEE" "$nowhere/xtest.out"; then
+		pass=$((pass + 1)); echo "ok   a client without a TEE of its own reaches /run/swtee/tee.sock"
+	else
+		fail=$((fail + 1)); echo "FAIL the client did not fall back to /run/swtee/tee.sock"
+		cat "$nowhere/xtest.out"
+	fi
+	rm -rf /run/swtee
+fi
+rm -rf "$nowhere"
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
