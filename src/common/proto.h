@@ -19,6 +19,7 @@
  *                            trusted storage (ciphertext and opaque names)
  *   TA instance <-> swteed   the storage channel of an instance
  *   TA instance <-> swteed <-> supplicant   the socket channel of an instance
+ *   TA instance <-> swteed <-> supplicant   the plugin channel of an instance
  */
 #ifndef SWTEE_PROTO_H
 #define SWTEE_PROTO_H
@@ -126,6 +127,15 @@ static inline size_t proto_bounce_span(size_t size)
  */
 #define MSG_CTL_DERIVE_KEY 0x0393     /* key_len:u32 extra_len:u32 extra[] */
 #define MSG_CTL_DERIVE_KEY_RSP 0x0313 /* result:u32 key[key_len] (when result is 0) */
+
+/*
+ * tee-supplicant plugins: the instance asks for its plugin channel, a socket
+ * served by a core thread of its own that checks every request and answer
+ * and relays them to the supplicant (see MSG_PLUGIN_*). It asks again once
+ * the channel has closed (the supplicant ended, say).
+ */
+#define MSG_CTL_PLUGIN 0x0394	  /* (none) */
+#define MSG_CTL_PLUGIN_RSP 0x0314 /* result:u32 [fd: channel socket] */
 
 /* core -> zygote */
 #define MSG_ZYG_FORK 0x0401 /* tag:u32 [fd: the new instance's control socket] */
@@ -238,6 +248,12 @@ static inline size_t proto_bounce_span(size_t size)
 #define MSG_SUPP_SOCK_CHANNEL 0x0503 /* [fd: channel socket] */
 
 /*
+ * core -> supplicant, on the main connection: a plugin channel for one TA
+ * instance, served on a thread of its own. No reply.
+ */
+#define MSG_SUPP_PLUGIN_CHANNEL 0x0504 /* [fd: channel socket] */
+
+/*
  * GP Sockets, on a socket channel: one request, one MSG_SOCK_RSP (result:u32
  * first), except MSG_SOCK_CANCEL, which may follow a request still running
  * and has no answer of its own (the running call answers, TEE_ERROR_CANCEL
@@ -283,6 +299,22 @@ static inline size_t proto_bounce_span(size_t size)
 #define PROTO_SOCK_INET4 4
 #define PROTO_SOCK_INET6 6
 #define PROTO_SOCK_NO_TIMEOUT 0xffffffffu
+
+/*
+ * tee-supplicant plugins, on a plugin channel, the same messages from the
+ * instance to the core and from the core to the supplicant: one INVOKE, one
+ * RSP. data is the TA's buffer (len <= PROTO_PLUGIN_DATA_MAX); the answer
+ * carries the plugin's result and out_len (the length it reported, which may
+ * exceed len) and the first min(out_len, len) bytes of the buffer as the
+ * plugin left it.
+ *   INVOKE  uuid[16] cmd:u32 sub_cmd:u32 len:u32 data[len]
+ *   RSP     result:u32 out_len:u32 len:u32 data[len]
+ */
+#define MSG_PLUGIN_INVOKE 0x0901
+#define MSG_PLUGIN_RSP 0x0981
+
+#define PROTO_PLUGIN_DATA_MAX (64u * 1024)
+#define PROTO_PLUGIN_MSG_MAX (PROTO_PLUGIN_DATA_MAX + 64)
 
 /*
  * The per-session control page, a 4 KiB memfd the client makes and maps and

@@ -162,6 +162,11 @@ void sockets_fini(void);
 /* sockets/policy.c: replaces the default (loopback only) with path's rules. */
 int sock_policy_load(const char *path);
 
+/* plugins.c: tee-supplicant plugins (see src/core/plugins.c) */
+/* MSG_CTL_PLUGIN: the instance's plugin channel. */
+void plugins_ctl_request(struct core *c, struct instance *in, struct buf_reader *r,
+			 struct msg_fds *fds);
+
 /* ta_request.c: requests instances make of the core */
 void ta_request_dispatch(struct core *c, struct instance *in, uint32_t type, struct buf_reader *r,
 			 struct msg_fds *fds);
@@ -180,6 +185,12 @@ void supplicant_readable(struct core *c);
  */
 uint32_t supplicant_load_ta(struct core *c, const struct swtee_uuid *uuid, int *elf_fd,
 			    uint32_t *flags);
+/*
+ * A channel the supplicant serves on a thread of its own: the other end of
+ * *sock goes to it in a message of type (MSG_SUPP_*_CHANNEL, which has no
+ * reply). Returns 0, or -1 (no supplicant, or it took no message).
+ */
+int supplicant_open_channel(struct core *c, uint32_t type, int *sock);
 /* The same for the TA library uuid (ta_image_verify_lib). */
 uint32_t supplicant_load_lib(struct core *c, const struct swtee_uuid *uuid, int *elf_fd);
 

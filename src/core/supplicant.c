@@ -372,3 +372,24 @@ uint32_t supplicant_load_lib(struct core *c, const struct swtee_uuid *uuid, int 
 
 	return load_image(c, uuid, true, elf_fd, &flags);
 }
+
+int supplicant_open_channel(struct core *c, uint32_t type, int *sock)
+{
+	uint8_t out[4];
+	struct buf_writer w;
+	int sv[2] = {-1, -1};
+
+	*sock = -1;
+	if (!c->supplicant || socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv))
+		return -1;
+	buf_writer_init(&w, out, sizeof(out));
+	buf_put_u32(&w, type);
+	if (msg_send(c->supplicant->fd, out, buf_written(&w), &sv[1], 1)) {
+		close(sv[0]);
+		close(sv[1]);
+		return -1;
+	}
+	close(sv[1]);
+	*sock = sv[0];
+	return 0;
+}

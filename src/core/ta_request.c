@@ -99,6 +99,9 @@ void ta_request_dispatch(struct core *c, struct instance *in, uint32_t type, str
 	case MSG_CTL_DERIVE_KEY:
 		derive_key(in, r, fds);
 		break;
+	case MSG_CTL_PLUGIN:
+		plugins_ctl_request(c, in, r, fds);
+		break;
 	default:
 		instance_kill(in, "sent an unknown request");
 		break;

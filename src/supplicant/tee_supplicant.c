@@ -1,7 +1,8 @@
 /*
  * tee-supplicant: the normal-world helper of swteed. It serves what the core
  * may not touch itself: the TA files on the TA path (and, with trusted
- * storage, the REE file system). It holds no secret and is not trusted.
+ * storage, the REE file system), the TAs' network sockets and the plugins
+ * TAs call. It holds no secret and is not trusted.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -22,6 +23,7 @@
 #include "log.h"
 #include "msg.h"
 #include "paths.h"
+#include "plugins.h"
 #include "proto.h"
 #include "ree_fs.h"
 #include "sock_serve.h"
@@ -33,6 +35,7 @@ struct supplicant {
 	char *ta_dirs[MAX_TA_DIRS];
 	size_t nta_dirs;
 	const char *fs_path;
+	const char *plugin_path; /* -p; NULL: lib/swtee/plugins of this installation */
 	int sock;
 };
 
@@ -47,7 +50,8 @@ static void usage(FILE *f)
 	    "  -l, --ta-path PATHS       TA load path(s), ':'-separated; may be repeated\n"
 	    "                            (default: lib/swtee/ta of this installation)\n"
 	    "  -t, --ta-dir NAME         accepted for compatibility; use -l\n"
-	    "  -p, --plugin-path DIR     accepted for compatibility; plugins are not supported\n"
+	    "  -p, --plugin-path DIR     load the plugins DIR/*.plugin\n"
+	    "                            (default: lib/swtee/plugins of this installation)\n"
 	    "  -r, --rpmb-cid HEX        accepted for compatibility; RPMB is emulated by the core\n"
 	    "      --ready-fd N          write a line to descriptor N once connected\n"
 	    "  -v, --verbose\n"
@@ -183,6 +187,10 @@ static int serve(struct supplicant *s)
 			sock_serve_channel(msg_fds_take(&fds, 0));
 			continue;
 		}
+		if (type == MSG_SUPP_PLUGIN_CHANNEL && buf_done(&r) && fds.n == 1) {
+			plugins_serve_channel(msg_fds_take(&fds, 0));
+			continue;
+		}
 		msg_fds_close(&fds);
 		switch (type) {
 		case MSG_SUPP_LOAD_TA:
@@ -196,6 +204,21 @@ static int serve(struct supplicant *s)
 			break;
 		}
 	}
+}
+
+/* The plugins of -p DIR, else of the installation's lib/swtee/plugins. */
+static int load_plugins(const struct supplicant *s)
+{
+	char def[SWTEE_PATH_MAX];
+
+	if (s->plugin_path) {
+		plugins_load(s->plugin_path, true);
+		return 0;
+	}
+	if (paths_sibling("../lib/swtee/plugins", def, sizeof(def)))
+		return -1;
+	plugins_load(def, false);
+	return 0;
 }
 
 /* main's every exit: releases what main collected into s, returns rc. */
@@ -255,7 +278,7 @@ int main(int argc, char **argv)
 			log_error("-t is not supported by swtee; give the TA directory with -l");
 			return supplicant_exit(&s, 2);
 		case 'p':
-			log_info("plugins are not supported; ignoring -p %s", optarg);
+			s.plugin_path = optarg;
 			break;
 		case 'r':
 			break;
@@ -281,6 +304,8 @@ int main(int argc, char **argv)
 		if (paths_sibling("../lib/swtee/ta", def, sizeof(def)) || add_ta_dirs(&s, def))
 			return supplicant_exit(&s, 1);
 	}
+	if (load_plugins(&s))
+		return supplicant_exit(&s, 1);
 	if (s.fs_path && paths_mkdir_p(s.fs_path, 0700)) {
 		log_error("cannot create %s: %s", s.fs_path, strerror(errno));
 		return supplicant_exit(&s, 1);

@@ -15,8 +15,9 @@
  *   - the heap marks count what malloc() and friends hold (glibc's heap,
  *     whose per-thread cache of small freed blocks counts as held);
  *     TEE_Malloc's arena keeps no count the runtime could read;
- *   - supplicant plugins: swtee's supplicant has none, so
- *     tee_invoke_supp_plugin says TEE_ERROR_NOT_SUPPORTED.
+ *   - supplicant plugins: tee_invoke_supp_plugin reaches tee-supplicant
+ *     through the instance's plugin channel (plugin_chan.c), not through
+ *     the system pseudo-TA, and carries at most PROTO_PLUGIN_DATA_MAX bytes.
  */
 #include <malloc.h>
 #include <stdarg.h>
@@ -34,6 +35,7 @@
 #include <trace.h>
 
 #include "arena.h"
+#include "plugin_chan.h"
 #include "runtime.h"
 #include "secure.h"
 
@@ -208,13 +210,19 @@ size_t tee_user_mem_check_heap(void)
 TEE_Result tee_invoke_supp_plugin(const TEE_UUID *uuid, uint32_t cmd, uint32_t sub_cmd, void *buf,
 				  size_t len, size_t *outlen)
 {
-	(void)cmd;
-	(void)sub_cmd;
-	if (outlen)
-		*outlen = 0;
-	if (!uuid || (len && !buf))
+	struct swtee_uuid u;
+	size_t out = 0;
+	TEE_Result res = TEE_ERROR_GENERIC;
+
+	/* As on OP-TEE, *outlen is left alone when the arguments are refused. */
+	if (!uuid || (len && !buf) || (!len && buf))
 		return TEE_ERROR_BAD_PARAMETERS;
-	return TEE_ERROR_NOT_SUPPORTED;
+	uuid_from_fields(&u, uuid->timeLow, uuid->timeMid, uuid->timeHiAndVersion,
+			 uuid->clockSeqAndNode);
+	res = rt_plugin_invoke(&u, cmd, sub_cmd, buf, len, &out);
+	if (outlen)
+		*outlen = out;
+	return res;
 }
 
 /* string_ext.h */

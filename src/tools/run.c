@@ -38,6 +38,7 @@ struct run_opts {
 	int verbose;
 	const char *tpm;	   /* --tpm: "mssim" or "swtpm"; NULL without */
 	const char *socket_policy; /* --socket-policy FILE for swteed; NULL: loopback only */
+	const char *plugin_path;   /* --plugin-path DIR for tee-supplicant; NULL: its default */
 	char **cmd;
 };
 
@@ -53,7 +54,8 @@ static void on_signal(int sig)
 
 static void run_usage(FILE *f)
 {
-	fprintf(f, "usage: swtee run [--state DIR] [--ta-path DIR]... [--socket-policy FILE] [-v]\n"
+	fprintf(f, "usage: swtee run [--state DIR] [--ta-path DIR]... [--socket-policy FILE]\n"
+		   "                 [--plugin-path DIR] [-v]\n"
 		   "                 -- CMD [ARGS...]\n"
 		   "  Starts a private TEE (swteed and tee-supplicant), runs CMD against it\n"
 		   "  (SWTEE_SOCKET is set for CMD), stops the TEE and exits with CMD's status.\n"
@@ -82,6 +84,10 @@ static void run_usage(FILE *f)
 		   "                  which TAs may reach which hosts and ports over the GP\n"
 		   "                  Sockets API (swteed --socket-policy; docs/sockets.md);\n"
 		   "                  without it, the loopback addresses only\n"
+		   "  --plugin-path DIR\n"
+		   "                  tee-supplicant loads its plugins from DIR/*.plugin\n"
+		   "                  (tee-supplicant -p; default: the installed\n"
+		   "                  lib/swtee/plugins; docs/ta-development.md)\n"
 		   "  -v              verbose TEE log (repeat for debug)\n");
 }
 
@@ -218,6 +224,7 @@ static int parse(int argc, char **argv, struct run_opts *o)
 	    {"allow-instrumented", no_argument, NULL, 'I'},
 	    {"tpm", optional_argument, NULL, 'T'},
 	    {"socket-policy", required_argument, NULL, 'P'},
+	    {"plugin-path", required_argument, NULL, 'G'},
 	    {"verbose", no_argument, NULL, 'v'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
@@ -265,6 +272,9 @@ static int parse(int argc, char **argv, struct run_opts *o)
 		}
 		case 'P':
 			o->socket_policy = optarg;
+			break;
+		case 'G':
+			o->plugin_path = optarg;
 			break;
 		case 'v':
 			o->verbose++;
@@ -436,6 +446,7 @@ int swtee_run_main(int argc, char **argv)
 	char core_bin[SWTEE_PATH_MAX];
 	char supp_bin[SWTEE_PATH_MAX];
 	char ta_list[8192] = "";
+	char plugin_dir[SWTEE_PATH_MAX];
 	char bindir[SWTEE_PATH_MAX];
 	char fdarg[16];
 	char *path_env = NULL;
@@ -493,6 +504,11 @@ int swtee_run_main(int argc, char **argv)
 		strncat(ta_list, def, sizeof(ta_list) - strlen(ta_list) - 1);
 	}
 
+	if (o.plugin_path && !realpath(o.plugin_path, plugin_dir)) {
+		fprintf(stderr, "swtee run: --plugin-path %s: %s\n", o.plugin_path,
+			strerror(errno));
+		goto out;
+	}
 	/* The core's TA instances read these (src/ta_runtime/debug.c). */
 	if (o.debug_ta[0])
 		setenv("SWTEE_DEBUG_TA", o.debug_ta, 1);
@@ -527,11 +543,17 @@ int swtee_run_main(int argc, char **argv)
 		goto out;
 	}
 	{
-		char *argv_supp[] = {supp_bin, "-f",	  ree,
-				     "-l",     ta_list,	  "--ready-fd",
-				     fdarg,    supp_sock, o.verbose > 1 ? "-v" : NULL,
-				     NULL};
+		/* Room for the options added below and the NULL after them. */
+		char *argv_supp[16] = {supp_bin, "-f", ree, "-l", ta_list, "--ready-fd", fdarg};
+		size_t n = 7;
 
+		if (o.plugin_path) {
+			argv_supp[n++] = "-p";
+			argv_supp[n++] = plugin_dir;
+		}
+		if (o.verbose > 1)
+			argv_supp[n++] = "-v";
+		argv_supp[n++] = supp_sock;
 		supp = start(argv_supp, pfd[1], SIGTERM);
 	}
 	if (supp < 0 || wait_ready(supp, pfd[0], "tee-supplicant")) {

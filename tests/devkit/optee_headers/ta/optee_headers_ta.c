@@ -396,7 +396,7 @@ static TEE_Result check_misc(bool heap_uncounted)
 	CHECK(res == 7 && calls == 1 && ftmn_return_val(&chk, 5) == 5);
 	ftmn_checkpoint(&chk, FTMN_INCR1);
 	ftmn_expect_state(&chk, FTMN_STEP_COUNT1(1), 0);
-	CHECK(tee_invoke_supp_plugin(&plugin, 1, 2, NULL, 0, &outlen) == TEE_ERROR_NOT_SUPPORTED);
+	CHECK(tee_invoke_supp_plugin(&plugin, 1, 2, NULL, 0, &outlen) == TEE_ERROR_ITEM_NOT_FOUND);
 	CHECK(outlen == 0);
 	CHECK(tee_invoke_supp_plugin(NULL, 1, 2, NULL, 0, NULL) == TEE_ERROR_BAD_PARAMETERS);
 	tee_user_mem_mark_heap();

@@ -1,0 +1,3 @@
+swtee_add_ta(NAME ta_plugin UUID 3151995e-fb6a-4c13-8145-b939b6b408b6
+	SOURCES ${CMAKE_CURRENT_LIST_DIR}/ta_plugin.c
+	INCLUDES ${CMAKE_CURRENT_LIST_DIR}/include)
