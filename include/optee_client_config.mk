@@ -11,10 +11,11 @@
 CFG_TEE_CLIENT_LOG_LEVEL ?= 1
 CFG_TEE_SUPP_LOG_LEVEL ?= 1
 
-# swtee's tee-supplicant loads no plugins (-p is accepted and ignored). The
-# load path keeps OP-TEE's default so that an OP-TEE "make install" that
-# copies plugins there still has a place to put them.
-CFG_TEE_SUPP_PLUGINS ?= n
+# swtee's tee-supplicant loads plugins (tee_invoke_supp_plugin), from -p DIR
+# or else from lib/swtee/plugins of its installation. The load path keeps
+# OP-TEE's default, where optee_test's "make install" puts its plugin; run
+# tee-supplicant (or swtee run) with --plugin-path there to load it.
+CFG_TEE_SUPP_PLUGINS ?= y
 CFG_TEE_PLUGIN_LOAD_PATH ?= /usr/lib/tee-supplicant/plugins/
 
 # TAs reach TCP and UDP through the supplicant (docs/sockets.md).

@@ -4,9 +4,10 @@
  *   struct plugin_method plugin_method = { "name", UUID, init, invoke };
  * serves the requests TAs send to UUID with tee_invoke_supp_plugin().
  *
- * swtee's tee-supplicant loads no plugins (it accepts -p and ignores it,
- * and optee_client_config.mk says CFG_TEE_SUPP_PLUGINS=n): the header is
- * here so OP-TEE's plugins and the programs that build them compile.
+ * swtee's tee-supplicant loads the .plugin files of DIR at start (-p DIR, else
+ * lib/swtee/plugins of its installation); docs/ta-development.md,
+ * "Supplicant plugins", has the details. invoke may run on several threads
+ * at once.
  */
 #ifndef TEE_PLUGIN_METHOD_H
 #define TEE_PLUGIN_METHOD_H
@@ -21,8 +22,9 @@ struct plugin_method {
 	TEEC_Result (*init)(void);
 	/*
 	 * Required: one request, cmd and sub_cmd as the TA gave them; data
-	 * is the TA's buffer of in_len bytes, read and overwritten in place,
-	 * and *out_len the length of the reply written to it (at most in_len).
+	 * is the TA's buffer of in_len bytes (NULL when 0), read and
+	 * overwritten in place, and *out_len (0 on entry) the length of the
+	 * reply: the TA gets it, and the first min(*out_len, in_len) bytes.
 	 */
 	TEEC_Result (*invoke)(unsigned int cmd, unsigned int sub_cmd, void *data, size_t in_len,
 			      size_t *out_len);
