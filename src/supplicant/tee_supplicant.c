@@ -123,6 +123,13 @@ static int hello(int sock)
 	return n == (ssize_t)buf_written(&w) && !memcmp(in, out, (size_t)n) ? 0 : -1;
 }
 
+static bool regular_file(int fd)
+{
+	struct stat st;
+
+	return !fstat(fd, &st) && S_ISREG(st.st_mode);
+}
+
 static void load_ta(struct supplicant *s, struct buf_reader *r)
 {
 	struct swtee_uuid uuid = {{0}};
@@ -146,7 +153,13 @@ static void load_ta(struct supplicant *s, struct buf_reader *r)
 
 		if (n < 0 || (size_t)n >= sizeof(path))
 			continue;
-		fd = open(path, O_RDONLY | O_CLOEXEC);
+		/* Never block on a FIFO or a device named like a TA: regular files only. */
+		fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+		if (fd >= 0 && !regular_file(fd)) {
+			log_error("TA %s: %s is not a regular file; skipped", name, path);
+			close(fd);
+			fd = -1;
+		}
 		if (fd >= 0)
 			log_debug("TA %s from %s", name, path);
 	}

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <tee_client_api.h>
@@ -139,6 +140,37 @@ static void xtest_tee_test_1008(ADBG_Case_t *c)
 				    xtest_teec_open_session(&s, &basic_uuid, NULL, &orig));
 		}
 		unlink(path);
+	}
+	Do_ADBG_EndSubCase(c, NULL);
+
+	/*
+	 * A FIFO named like a TA would block whoever opens it: it is skipped
+	 * (the installed image loads) and, for a TA with no image, the open
+	 * fails at once; the TEE answers throughout.
+	 */
+	Do_ADBG_BeginSubCase(c, "A FIFO named like a TA is skipped, never waited on");
+	{
+		char path[PATH_MAX];
+		char other[PATH_MAX];
+		struct timespec t0;
+		struct timespec t1;
+
+		snprintf(path, sizeof(path), "%s/" BASIC_NAME ".ta", dir);
+		snprintf(other, sizeof(other), "%s/" OTHER_NAME ".ta", dir);
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		if (ADBG_EXPECT(c, 0, mkfifo(path, 0644)) &&
+		    ADBG_EXPECT(c, 0, mkfifo(other, 0644))) {
+			if (ADBG_EXPECT_TEEC_SUCCESS(
+				c, xtest_teec_open_session(&s, &basic_uuid, NULL, &orig)))
+				TEEC_CloseSession(&s);
+			ADBG_EXPECT_TEEC_RESULT(
+			    c, TEEC_ERROR_ITEM_NOT_FOUND,
+			    xtest_teec_open_session(&s, &other_uuid, NULL, &orig));
+			clock_gettime(CLOCK_MONOTONIC, &t1);
+			ADBG_EXPECT_COMPARE_SIGNED(c, (long)(t1.tv_sec - t0.tv_sec), <, 3);
+		}
+		unlink(path);
+		unlink(other);
 	}
 	Do_ADBG_EndSubCase(c, NULL);
 out:
