@@ -15,6 +15,10 @@
  *                                    memref out: the key, 16 to 32 bytes,
  *                                    which must not be memory a client
  *                                    application shares (TEE_ERROR_SECURITY)
+ *   PTA_SYSTEM_SUPP_PLUGIN_INVOKE    memref in: the plugin's TEE_UUID,
+ *                                    value in: cmd, sub_cmd, memref inout:
+ *                                    the data, value out: a = out_len; what
+ *                                    tee_invoke_supp_plugin does (plugin_chan.c)
  * Any other command of it is TEE_ERROR_NOT_SUPPORTED: swtee's loader and
  * memory calls (tee_map_zi, dlopen) do not go through it.
  */
@@ -24,6 +28,7 @@
 
 #include "backend.h"
 #include "log.h"
+#include "plugin_chan.h"
 #include "runtime.h"
 #include "secure.h"
 
@@ -94,6 +99,25 @@ out:
 	return res;
 }
 
+static TEE_Result system_plugin(uint32_t types, TEE_Param p[TEE_NUM_PARAMS])
+{
+	struct swtee_uuid u;
+	TEE_UUID t;
+	size_t out = 0;
+	TEE_Result res = TEE_SUCCESS;
+
+	if (types != TEE_PARAM_TYPES(PT_IN, TEE_PARAM_TYPE_VALUE_INPUT, TEE_PARAM_TYPE_MEMREF_INOUT,
+				     TEE_PARAM_TYPE_VALUE_OUTPUT) ||
+	    !p[0].memref.buffer || p[0].memref.size != sizeof(t))
+		return TEE_ERROR_BAD_PARAMETERS;
+	memcpy(&t, p[0].memref.buffer, sizeof(t));
+	uuid_from_fields(&u, t.timeLow, t.timeMid, t.timeHiAndVersion, t.clockSeqAndNode);
+	res = rt_plugin_invoke(&u, p[1].value.a, p[1].value.b, p[2].memref.buffer, p[2].memref.size,
+			       &out);
+	p[3].value.a = (uint32_t)out;
+	return res;
+}
+
 static TEE_Result system_invoke(uint32_t cmd, uint32_t types, TEE_Param p[TEE_NUM_PARAMS])
 {
 	switch (cmd) {
@@ -101,6 +125,8 @@ static TEE_Result system_invoke(uint32_t cmd, uint32_t types, TEE_Param p[TEE_NU
 		return system_add_entropy(types, p);
 	case PTA_SYSTEM_DERIVE_TA_UNIQUE_KEY:
 		return system_derive_key(types, p);
+	case PTA_SYSTEM_SUPP_PLUGIN_INVOKE:
+		return system_plugin(types, p);
 	default:
 		return TEE_ERROR_NOT_SUPPORTED;
 	}

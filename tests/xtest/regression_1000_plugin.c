@@ -122,6 +122,22 @@ static void xtest_tee_test_1080(ADBG_Case_t *c)
 	ADBG_EXPECT_TRUE(c, ok);
 	Do_ADBG_EndSubCase(c, NULL);
 
+	Do_ADBG_BeginSubCase(c, "The same through the system pseudo-TA's command");
+	for (size_t i = 0; i < sizeof(buf); i++)
+		buf[i] = (uint8_t)i;
+	ADBG_EXPECT_TEEC_SUCCESS(c, plugin_call(&s, TEST_PLUGIN_CMD_ADD, 5, buf, sizeof(buf),
+						TA_PLUGIN_ARG_VIA_PTA, TA_PLUGIN_TARGET_TEST,
+						&outlen));
+	ADBG_EXPECT(c, sizeof(buf), outlen);
+	ok = true;
+	for (size_t i = 0; i < sizeof(buf); i++)
+		ok = ok && buf[i] == (uint8_t)(i + 5);
+	ADBG_EXPECT_TRUE(c, ok);
+	ADBG_EXPECT_TEEC_RESULT(c, TEEC_ERROR_ITEM_NOT_FOUND,
+				plugin_call(&s, TEST_PLUGIN_CMD_ADD, 5, buf, 16,
+					    TA_PLUGIN_ARG_VIA_PTA, TA_PLUGIN_TARGET_NONE, &outlen));
+	Do_ADBG_EndSubCase(c, NULL);
+
 	Do_ADBG_BeginSubCase(c, "64 KiB from the TA's heap, and none");
 	ADBG_EXPECT_TEEC_SUCCESS(c, plugin_big(&s, PLUGIN_DATA_MAX, &wrong, &outlen));
 	ADBG_EXPECT(c, 0, wrong);

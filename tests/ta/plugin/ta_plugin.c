@@ -5,6 +5,9 @@
 #include <tee_internal_api.h>
 #include <tee_internal_api_extensions.h>
 
+#include <pta_system.h>
+#include <string.h>
+
 #include "ta_plugin.h"
 #include "test_plugin.h"
 
@@ -48,6 +51,39 @@ static const TEE_UUID *target(uint32_t which)
 	}
 }
 
+/* As tee_invoke_supp_plugin, through the system pseudo-TA's command. */
+static TEE_Result invoke_via_pta(const TEE_UUID *uuid, uint32_t cmd, uint32_t sub_cmd, void *buf,
+				 size_t len, size_t *outlen)
+{
+	static const TEE_UUID system_uuid = PTA_SYSTEM_UUID;
+	TEE_TASessionHandle s = TEE_HANDLE_NULL;
+	TEE_Param q[TEE_NUM_PARAMS];
+	TEE_UUID u;
+	uint32_t origin = 0;
+	TEE_Result res =
+	    TEE_OpenTASession(&system_uuid, TEE_TIMEOUT_INFINITE, 0, NULL, &s, &origin);
+
+	if (res)
+		return res;
+	memcpy(&u, uuid, sizeof(u));
+	memset(q, 0, sizeof(q));
+	q[0].memref.buffer = &u;
+	q[0].memref.size = sizeof(u);
+	q[1].value.a = cmd;
+	q[1].value.b = sub_cmd;
+	q[2].memref.buffer = buf;
+	q[2].memref.size = len;
+	res = TEE_InvokeTACommand(
+	    s, TEE_TIMEOUT_INFINITE, PTA_SYSTEM_SUPP_PLUGIN_INVOKE,
+	    TEE_PARAM_TYPES(TEE_PARAM_TYPE_MEMREF_INPUT, TEE_PARAM_TYPE_VALUE_INPUT,
+			    TEE_PARAM_TYPE_MEMREF_INOUT, TEE_PARAM_TYPE_VALUE_OUTPUT),
+	    q, &origin);
+	if (outlen)
+		*outlen = q[3].value.a;
+	TEE_CloseTASession(s);
+	return res;
+}
+
 static TEE_Result cmd_invoke(uint32_t types, TEE_Param p[4])
 {
 	uint32_t t1 = TEE_PARAM_TYPE_GET(types, 1);
@@ -74,8 +110,13 @@ static TEE_Result cmd_invoke(uint32_t types, TEE_Param p[4])
 	}
 	if (flags & TA_PLUGIN_ARG_NULL_BUF)
 		buf = NULL;
-	res = tee_invoke_supp_plugin(target(p[2].value.b), p[0].value.a, p[0].value.b, buf, len,
-				     (flags & TA_PLUGIN_ARG_NO_OUTLEN) ? NULL : &outlen);
+	if (flags & TA_PLUGIN_ARG_VIA_PTA)
+		res = invoke_via_pta(target(p[2].value.b), p[0].value.a, p[0].value.b, buf, len,
+				     &outlen);
+	else
+		res =
+		    tee_invoke_supp_plugin(target(p[2].value.b), p[0].value.a, p[0].value.b, buf,
+					   len, (flags & TA_PLUGIN_ARG_NO_OUTLEN) ? NULL : &outlen);
 	p[2].value.a = (uint32_t)outlen;
 	return res;
 }
