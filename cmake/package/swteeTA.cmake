@@ -64,7 +64,7 @@ function(swtee_add_ta)
 		target_compile_definitions(${TA_NAME} PRIVATE
 			SWTEE_TA_INSTRUMENTED="${instr_names}")
 	endif()
-	target_compile_options(${TA_NAME} PRIVATE -fPIC -g -fvisibility=hidden ${instr}
+	target_compile_options(${TA_NAME} PRIVATE -fPIC -g ${instr}
 		${TA_COMPILE_OPTIONS})
 	# As the kit links a TA: its own calls stay inside it (-Bsymbolic), and
 	# the static libraries it links export nothing.

@@ -135,22 +135,27 @@ void rt_libs_lock(void)
 	locked = true;
 }
 
+/*
+ * The C library's dlopen and dlerror, found once before anything needs
+ * them: looking them up later would clear the error dlerror() is to give.
+ */
+static void *(*libc_dlopen)(const char *, int);
+static char *(*libc_dlerror)(void);
+
+static void __attribute__((constructor)) libs_init(void)
+{
+	libc_dlopen = (void *(*)(const char *, int))dlsym(RTLD_NEXT, "dlopen");
+	libc_dlerror = (char *(*)(void))dlsym(RTLD_NEXT, "dlerror");
+}
+
 static void *real_dlopen(const char *file, int mode)
 {
-	static void *(*fn)(const char *, int);
-
-	if (!fn)
-		fn = (void *(*)(const char *, int))dlsym(RTLD_NEXT, "dlopen");
-	return fn ? fn(file, mode) : NULL;
+	return libc_dlopen ? libc_dlopen(file, mode) : NULL;
 }
 
 static char *real_dlerror(void)
 {
-	static char *(*fn)(void);
-
-	if (!fn)
-		fn = (char *(*)(void))dlsym(RTLD_NEXT, "dlerror");
-	return fn ? fn() : NULL;
+	return libc_dlerror ? libc_dlerror() : NULL;
 }
 
 static void set_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

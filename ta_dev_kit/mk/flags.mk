@@ -34,12 +34,13 @@ ifeq ($(CFG_WERROR),y)
 tdk-warnings += -Werror
 endif
 
-# -fvisibility=hidden: a TA exports its entry points and its header only
-# (the headers mark those), so nothing of it can be confused with the
-# runtime's symbols. A TA library (SHLIBNAME) exports its functions, as on
-# OP-TEE, for the TAs that link it; it is linked -Bsymbolic (shlib.mk).
-tdk-visibility := $(if $(SHLIBNAME),,-fvisibility=hidden)
-tdk-common := -fPIC -g -O$(CFG_CC_OPT_LEVEL) $(tdk-visibility) -fno-common
+# Default visibility: a TA's libraries may use its symbols, as on OP-TEE
+# (os_test_lib's constructor writes the TA's os_test_global). Nothing of the
+# TA is confused with the runtime's symbols for that: the TA is loaded
+# RTLD_LOCAL (only it and its libraries see what it exports), and linked
+# -Bsymbolic (its calls to its own functions stay inside it); a TA library
+# likewise (shlib.mk).
+tdk-common := -fPIC -g -O$(CFG_CC_OPT_LEVEL) -fno-common
 tdk-cflags := -std=gnu11 $(tdk-common) $(tdk-warnings) -Wmissing-prototypes -Wstrict-prototypes
 tdk-cxxflags := -std=gnu++17 $(tdk-common) $(tdk-warnings)
 tdk-aflags := -fPIC -g -D__ASSEMBLY__

@@ -155,7 +155,9 @@ mkdir -p "$LIB"
 printf 'SHLIBNAME = libtdkshared\nSHLIBUUID = %s\ninclude $(TA_DEV_KIT_DIR)/mk/ta_dev_kit.mk\n' \
 	"$SHUUID" > "$LIB/Makefile"
 echo 'srcs-y += lib.c' > "$LIB/sub.mk"
-printf 'int tdk_shared(void);\nint tdk_shared(void) { return 1; }\n' > "$LIB/lib.c"
+# It reads a variable of the TA that links it, as OP-TEE's os_test_lib does.
+printf 'extern int tdk_ta_base;\nint tdk_shared(void);\nint tdk_shared(void) { return tdk_ta_base + 1; }\n' \
+	> "$LIB/lib.c"
 make -C "$LIB" TA_DEV_KIT_DIR="$KIT" O="$WORK/libout" > "$WORK/lib.log" 2>&1 ||
 	{ cat "$WORK/lib.log"; fail "the shared library does not build"; }
 readelf -d "$WORK/libout/libtdkshared.so" | grep -q "Library soname: \[$SHUUID\]" ||
@@ -184,6 +186,9 @@ H
 cat > "$TA2/ta.c" <<'C'
 #include <tee_internal_api.h>
 int tdk_shared(void);
+#ifndef NO_BASE
+int tdk_ta_base = 40;
+#endif
 TEE_Result TA_CreateEntryPoint(void) { return TEE_SUCCESS; }
 void TA_DestroyEntryPoint(void) {}
 TEE_Result TA_OpenSessionEntryPoint(uint32_t t, TEE_Param p[4], void **s)
@@ -192,7 +197,7 @@ void TA_CloseSessionEntryPoint(void *s) { (void)s; }
 TEE_Result TA_InvokeCommandEntryPoint(void *s, uint32_t c, uint32_t t, TEE_Param p[4])
 {
 	(void)s; (void)c; (void)t;
-	p[0].value.a = (uint32_t)(40 + tdk_shared());
+	p[0].value.a = (uint32_t)tdk_shared();
 	return TEE_SUCCESS;
 }
 C
@@ -206,7 +211,16 @@ cc -o "$WORK/client2" "$WORK/client2.c" -I"$EXPORT/include" -L"$EXPORT/lib" -lte
 cp "$WORK/libout/$SHUUID.ta" "$WORK/out3/"
 got=$(run "$WORK/out3" "$WORK/run3.log" "$WORK/client2") || fail "the TA with a library does not run"
 [ "$got" = 41 ] || fail "the TA with a library answered '$got', not 41"
-echo "ok: a TA linked with it runs, the library loaded by UUID"
+echo "ok: a TA linked with it runs, the library loaded by UUID and using the TA's variable"
+
+# The same TA without the variable: refused at load, and the log says why.
+make -C "$TA2" TA_DEV_KIT_DIR="$KIT" O="$WORK/out4" CPPFLAGS=-DNO_BASE > "$WORK/build4.log" 2>&1 ||
+	{ cat "$WORK/build4.log"; fail "the TA without the variable does not build"; }
+cp "$WORK/libout/$SHUUID.ta" "$WORK/out4/"
+run "$WORK/out4" "$WORK/run4.log" "$WORK/client2" > /dev/null 2>&1 && fail "a TA with an unresolved symbol ran"
+grep -q "cannot load: .*undefined symbol: tdk_ta_base" "$WORK/run4.log" ||
+	{ cat "$WORK/run4.log"; fail "the load error does not name the unresolved symbol"; }
+echo "ok: an unresolved symbol between a TA and its library is refused, and named"
 
 printf 'SHLIBNAME = libtdkshared\ninclude $(TA_DEV_KIT_DIR)/mk/ta_dev_kit.mk\n' > "$LIB/Makefile"
 make -C "$LIB" TA_DEV_KIT_DIR="$KIT" O="$WORK/libout2" > "$WORK/lib2.log" 2>&1 &&
