@@ -5,7 +5,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <openssl/core_names.h>
 #include <openssl/err.h>
+#include <openssl/param_build.h>
 #include <openssl/pem.h>
 #include <openssl/rsa.h>
 #include <openssl/x509.h>
@@ -124,7 +126,9 @@ static int shdr_check_type(const struct shdr *h, char *why, size_t whylen)
 		ta_image_set_why(why, whylen, "encrypted TA image (img_type 2) not supported");
 		break;
 	case SHDR_SUBKEY:
-		ta_image_set_why(why, whylen, "subkey-signed TA image (img_type 3) not supported");
+		ta_image_set_why(why, whylen,
+				 "more than %u subkey headers, or a subkey where the TA belongs",
+				 SHDR_MAX_SUBKEYS);
 		break;
 	default:
 		ta_image_set_why(why, whylen, "unknown image type %u", h->img_type);
@@ -209,7 +213,8 @@ out:
 	return ok;
 }
 
-static int signature_check(EVP_PKEY *const *keys, size_t nkeys, uint32_t algo,
+/* signer: 0 for the trusted keys, else the number of the subkey that must sign. */
+static int signature_check(EVP_PKEY *const *keys, size_t nkeys, uint32_t signer, uint32_t algo,
 			   const uint8_t hash[SHDR_HASH_SIZE], const uint8_t *sig, size_t sig_size,
 			   char *why, size_t whylen)
 {
@@ -225,7 +230,15 @@ static int signature_check(EVP_PKEY *const *keys, size_t nkeys, uint32_t algo,
 			goto out;
 		}
 	}
-	if (!tried)
+	if (signer && !tried)
+		ta_image_set_why(why, whylen,
+				 "signature of %zu bytes, but subkey %u has a %d-byte "
+				 "RSA modulus: wrong signer",
+				 sig_size, signer, EVP_PKEY_get_size(keys[0]));
+	else if (signer)
+		ta_image_set_why(why, whylen, "signature not accepted by subkey %u: wrong signer",
+				 signer);
+	else if (!tried)
 		ta_image_set_why(why, whylen, "no trusted key has a %zu-byte RSA modulus",
 				 sig_size);
 	else
@@ -234,9 +247,421 @@ out:
 	return rc;
 }
 
-static int verify(const uint8_t *img, size_t len, const struct swtee_uuid *expected,
-		  EVP_PKEY *const *keys, size_t nkeys, struct ta_image_info *info, char *why,
-		  size_t whylen, bool lib)
+static bool algo_known(uint32_t algo)
+{
+	return algo == SHDR_ALGO_RSASSA_PSS_SHA256 || algo == SHDR_ALGO_RSASSA_PKCS1_V1_5_SHA256;
+}
+
+int ta_subkey_next_uuid(const struct swtee_uuid *ns, const uint8_t *name, size_t name_size,
+			struct swtee_uuid *out)
+{
+	int rc = -1;
+	uint8_t digest[64] = {0};
+	unsigned int n = 0;
+	EVP_MD_CTX *md = NULL;
+
+	if (!ns || !out || (name_size && !name))
+		goto out;
+	if (!name_size) {
+		*out = *ns;
+		rc = 0;
+		goto out;
+	}
+	md = EVP_MD_CTX_new();
+	if (!md || EVP_DigestInit_ex(md, EVP_sha512(), NULL) != 1 ||
+	    EVP_DigestUpdate(md, ns->b, sizeof(ns->b)) != 1 ||
+	    EVP_DigestUpdate(md, name, strnlen((const char *)name, name_size)) != 1 ||
+	    EVP_DigestFinal_ex(md, digest, &n) != 1 || n != sizeof(digest))
+		goto out;
+	memcpy(out->b, digest, sizeof(out->b));
+	out->b[6] = (uint8_t)((out->b[6] & 0x0fu) | 0x50u); /* version 5 */
+	out->b[8] = (uint8_t)((out->b[8] & 0x3fu) | 0x80u); /* RFC 4122 variant */
+	rc = 0;
+out:
+	EVP_MD_CTX_free(md);
+	return rc;
+}
+
+/* One subkey header as read from an image; pointers into the image. */
+struct subkey {
+	struct shdr h;
+	const uint8_t *shdr;
+	const uint8_t *hash;
+	const uint8_t *sig;
+	const uint8_t *body;
+	struct ta_subkey_info info;
+	EVP_PKEY *key;
+};
+
+/* Whether the reader's next bytes are a subkey header (magic and img_type). */
+static bool subkey_next(const struct buf_reader *r)
+{
+	struct buf_reader peek = *r;
+	struct shdr h = {0};
+
+	return shdr_read(&peek, &h, NULL, 0) == TA_IMAGE_OK && h.magic == SHDR_MAGIC &&
+	       h.img_type == SHDR_SUBKEY;
+}
+
+/* Subkey n's signed header, hash, signature and body, with their caps. */
+static int subkey_header(struct buf_reader *r, struct subkey *sk, uint32_t n, char *why,
+			 size_t whylen)
+{
+	int rc = TA_IMAGE_E_SIZE;
+
+	buf_get_ptr(r, &sk->shdr, 0);
+	rc = shdr_read(r, &sk->h, why, whylen);
+	if (rc)
+		goto out;
+	rc = TA_IMAGE_E_SIZE;
+	if (sk->h.hash_size != SHDR_HASH_SIZE || sk->h.sig_size == 0 ||
+	    sk->h.sig_size > SHDR_MAX_SIG_SIZE) {
+		ta_image_set_why(why, whylen,
+				 "subkey %u: hash size %u or signature size %u out of "
+				 "range",
+				 n, sk->h.hash_size, sk->h.sig_size);
+		goto out;
+	}
+	if (sk->h.img_size < SHDR_SUBKEY_SIZE || sk->h.img_size > SHDR_MAX_SUBKEY_BODY) {
+		ta_image_set_why(why, whylen, "subkey %u: header of %u bytes, must be %u to %u", n,
+				 sk->h.img_size, SHDR_SUBKEY_SIZE, SHDR_MAX_SUBKEY_BODY);
+		goto out;
+	}
+	rc = TA_IMAGE_E_ALGO;
+	if (!algo_known(sk->h.algo)) {
+		ta_image_set_why(why, whylen, "subkey %u: unsupported signature algorithm 0x%08x",
+				 n, sk->h.algo);
+		goto out;
+	}
+	rc = TA_IMAGE_E_SIZE;
+	buf_get_ptr(r, &sk->hash, sk->h.hash_size);
+	buf_get_ptr(r, &sk->sig, sk->h.sig_size);
+	buf_get_ptr(r, &sk->body, sk->h.img_size);
+	if (!buf_ok(r)) {
+		ta_image_set_why(why, whylen, "subkey %u: header truncated", n);
+		goto out;
+	}
+	rc = TA_IMAGE_OK;
+out:
+	return rc;
+}
+
+/* An RSA public key from big-endian modulus and exponent bytes. */
+static EVP_PKEY *rsa_from_parts(const uint8_t *mod, size_t mod_len, const uint8_t *exp,
+				size_t exp_len)
+{
+	EVP_PKEY *key = NULL;
+	EVP_PKEY_CTX *ctx = NULL;
+	OSSL_PARAM_BLD *bld = NULL;
+	OSSL_PARAM *params = NULL;
+	BIGNUM *n = BN_bin2bn(mod, (int)mod_len, NULL);
+	BIGNUM *e = BN_bin2bn(exp, (int)exp_len, NULL);
+
+	if (!n || !e || !BN_is_odd(n) || !BN_is_odd(e) || BN_is_one(e) || BN_num_bits(e) > 64 ||
+	    BN_num_bytes(n) > (int)SHDR_MAX_SIG_SIZE)
+		goto out;
+	bld = OSSL_PARAM_BLD_new();
+	if (!bld || !OSSL_PARAM_BLD_push_BN(bld, OSSL_PKEY_PARAM_RSA_N, n) ||
+	    !OSSL_PARAM_BLD_push_BN(bld, OSSL_PKEY_PARAM_RSA_E, e))
+		goto out;
+	params = OSSL_PARAM_BLD_to_param(bld);
+	ctx = EVP_PKEY_CTX_new_from_name(NULL, "RSA", NULL);
+	if (!params || !ctx || EVP_PKEY_fromdata_init(ctx) != 1 ||
+	    EVP_PKEY_fromdata(ctx, &key, EVP_PKEY_PUBLIC_KEY, params) != 1)
+		goto out;
+	if (EVP_PKEY_get_bits(key) < SHDR_MIN_RSA_BITS) {
+		EVP_PKEY_free(key);
+		key = NULL;
+	}
+out:
+	EVP_PKEY_CTX_free(ctx);
+	OSSL_PARAM_free(params);
+	OSSL_PARAM_BLD_free(bld);
+	BN_free(n);
+	BN_free(e);
+	return key;
+}
+
+/*
+ * The body of subkey n: its fields, its attributes (exactly the RSA modulus
+ * and public exponent, each once, inside the body) and its key.
+ */
+static int subkey_body(struct subkey *sk, uint32_t n, char *why, size_t whylen)
+{
+	int rc = TA_IMAGE_E_SIZE;
+	struct buf_reader r = {0};
+	uint32_t attr_count = 0;
+	const uint8_t *mod = NULL;
+	const uint8_t *exp = NULL;
+	uint32_t mod_len = 0;
+	uint32_t exp_len = 0;
+
+	buf_reader_init(&r, sk->body, sk->h.img_size);
+	buf_get_bytes(&r, sk->info.uuid.b, sizeof(sk->info.uuid.b));
+	buf_get_u32(&r, &sk->info.name_size);
+	buf_get_u32(&r, &sk->info.version);
+	buf_get_u32(&r, &sk->info.max_depth);
+	buf_get_u32(&r, &sk->info.algo);
+	buf_get_u32(&r, &attr_count);
+	if (!buf_ok(&r) ||
+	    attr_count > (sk->h.img_size - SHDR_SUBKEY_SIZE) / SHDR_SUBKEY_ATTR_SIZE) {
+		ta_image_set_why(why, whylen, "subkey %u: %u attributes do not fit its header", n,
+				 attr_count);
+		goto out;
+	}
+	rc = TA_IMAGE_E_ALGO;
+	if (!algo_known(sk->info.algo)) {
+		ta_image_set_why(why, whylen, "subkey %u: unsupported key algorithm 0x%08x", n,
+				 sk->info.algo);
+		goto out;
+	}
+	for (uint32_t i = 0; i < attr_count; i++) {
+		uint32_t id = 0, offs = 0, size = 0;
+		const uint8_t **slot = NULL;
+		uint32_t *slot_len = NULL;
+
+		buf_get_u32(&r, &id);
+		buf_get_u32(&r, &offs);
+		buf_get_u32(&r, &size);
+		rc = TA_IMAGE_E_SUBKEY;
+		if (id == SHDR_ATTR_RSA_MODULUS) {
+			slot = &mod;
+			slot_len = &mod_len;
+		} else if (id == SHDR_ATTR_RSA_PUBLIC_EXPONENT) {
+			slot = &exp;
+			slot_len = &exp_len;
+		} else {
+			ta_image_set_why(why, whylen, "subkey %u: unknown attribute 0x%08x", n, id);
+			goto out;
+		}
+		if (*slot) {
+			ta_image_set_why(why, whylen, "subkey %u: attribute 0x%08x given twice", n,
+					 id);
+			goto out;
+		}
+		if (size == 0 || offs > sk->h.img_size || size > sk->h.img_size - offs) {
+			ta_image_set_why(why, whylen,
+					 "subkey %u: attribute 0x%08x lies outside its header", n,
+					 id);
+			goto out;
+		}
+		*slot = sk->body + offs;
+		*slot_len = size;
+	}
+	rc = TA_IMAGE_E_SUBKEY;
+	if (!mod || !exp) {
+		ta_image_set_why(why, whylen, "subkey %u: no RSA modulus and public exponent", n);
+		goto out;
+	}
+	ERR_set_mark();
+	sk->key = rsa_from_parts(mod, mod_len, exp, exp_len);
+	ERR_pop_to_mark();
+	if (!sk->key) {
+		ta_image_set_why(why, whylen,
+				 "subkey %u: not a valid RSA public key of %d to %u bits", n,
+				 SHDR_MIN_RSA_BITS, SHDR_MAX_SIG_SIZE * 8);
+		goto out;
+	}
+	rc = TA_IMAGE_OK;
+out:
+	return rc;
+}
+
+/* Subkey n's name, after the header; NULL when name_size is 0. */
+static int subkey_name(struct buf_reader *r, const struct subkey *sk, uint32_t n,
+		       const uint8_t **name, char *why, size_t whylen)
+{
+	int rc = TA_IMAGE_E_SIZE;
+
+	*name = NULL;
+	if (sk->info.name_size > SHDR_MAX_SUBKEY_NAME ||
+	    !buf_get_ptr(r, name, sk->info.name_size)) {
+		ta_image_set_why(why, whylen,
+				 "subkey %u: name of %u bytes does not fit (at most %u)", n,
+				 sk->info.name_size, SHDR_MAX_SUBKEY_NAME);
+		goto out;
+	}
+	rc = TA_IMAGE_OK;
+out:
+	return rc;
+}
+
+/*
+ * The subkey headers at the start of img[0..len): each authenticated by the
+ * trusted keys (first) or the previous subkey, then its depth and UUID
+ * checked. On success *off is where the TA's image begins, *key the last
+ * subkey's key (NULL if there is none; the caller frees it), *ns the UUID
+ * the TA must carry and *count the number of subkeys.
+ */
+static int subkey_chain(const uint8_t *img, size_t len, EVP_PKEY *const *keys, size_t nkeys,
+			size_t *off, EVP_PKEY **key, struct swtee_uuid *ns, uint32_t *count,
+			char *why, size_t whylen)
+{
+	int rc = TA_IMAGE_OK;
+	struct buf_reader r = {0};
+	struct subkey sk = {0};
+	EVP_PKEY *prev = NULL;
+	uint32_t depth_limit = UINT32_MAX;
+	uint32_t n = 0;
+	uint8_t hash[SHDR_HASH_SIZE] = {0};
+	const uint8_t *name = NULL;
+	char s1[SWTEE_UUID_STR_LEN] = "";
+	char s2[SWTEE_UUID_STR_LEN] = "";
+
+	buf_reader_init(&r, img, len);
+	while (subkey_next(&r)) {
+		memset(&sk, 0, sizeof(sk));
+		n++;
+		rc = TA_IMAGE_E_SUBKEY;
+		if (n > SHDR_MAX_SUBKEYS) {
+			ta_image_set_why(why, whylen, "more than %u subkeys: depth exceeded",
+					 SHDR_MAX_SUBKEYS);
+			goto out;
+		}
+		rc = subkey_header(&r, &sk, n, why, whylen);
+		if (rc)
+			goto out;
+		rc = TA_IMAGE_E_GENERIC;
+		if (ta_image_hash(sk.shdr, sk.body, sk.h.img_size, hash)) {
+			ta_image_set_why(why, whylen, "cannot compute the hash of subkey %u", n);
+			goto out;
+		}
+		rc = TA_IMAGE_E_HASH;
+		if (!secure_equal(hash, sk.hash, SHDR_HASH_SIZE)) {
+			ta_image_set_why(why, whylen,
+					 "subkey %u: hash mismatch: the subkey header was altered",
+					 n);
+			goto out;
+		}
+		rc = prev ? signature_check(&prev, 1, n - 1, sk.h.algo, hash, sk.sig, sk.h.sig_size,
+					    why, whylen)
+			  : signature_check(keys, nkeys, 0, sk.h.algo, hash, sk.sig, sk.h.sig_size,
+					    why, whylen);
+		if (rc) {
+			/* Prefix the subkey's number to the reason. */
+			char inner[200] = "";
+
+			snprintf(inner, sizeof(inner), "%s", why ? why : "");
+			ta_image_set_why(why, whylen, "subkey %u: %s", n, inner);
+			goto out;
+		}
+		/* Authenticated from here on. */
+		rc = subkey_body(&sk, n, why, whylen);
+		if (rc)
+			goto out;
+		rc = TA_IMAGE_E_SUBKEY;
+		if (sk.info.max_depth >= depth_limit) {
+			ta_image_set_why(why, whylen,
+					 "subkey %u: max_depth %u, but subkey %u allows %u more "
+					 "below it: depth exceeded",
+					 n, sk.info.max_depth, n - 1, depth_limit);
+			goto out;
+		}
+		rc = TA_IMAGE_E_UUID;
+		if (prev && !uuid_equal(&sk.info.uuid, ns)) {
+			uuid_format(&sk.info.uuid, s1);
+			uuid_format(ns, s2);
+			ta_image_set_why(why, whylen,
+					 "subkey %u UUID %s lies outside the namespace of subkey "
+					 "%u (expected %s)",
+					 n, s1, n - 1, s2);
+			goto out;
+		}
+		rc = subkey_name(&r, &sk, n, &name, why, whylen);
+		if (rc)
+			goto out;
+		rc = TA_IMAGE_E_GENERIC;
+		if (ta_subkey_next_uuid(&sk.info.uuid, name, sk.info.name_size, ns)) {
+			ta_image_set_why(why, whylen, "cannot compute the namespace of subkey %u",
+					 n);
+			goto out;
+		}
+		depth_limit = sk.info.max_depth;
+		EVP_PKEY_free(prev);
+		prev = sk.key;
+		sk.key = NULL;
+	}
+	*off = r.off;
+	*key = prev;
+	prev = NULL; /* transferred */
+	*count = n;
+	rc = TA_IMAGE_OK;
+out:
+	EVP_PKEY_free(sk.key);
+	EVP_PKEY_free(prev);
+	return rc;
+}
+
+int ta_subkey_chain_parse(const uint8_t *chain, size_t len, struct ta_subkey_info *last,
+			  uint32_t *count, EVP_PKEY **key, char *why, size_t whylen)
+{
+	int rc = TA_IMAGE_E_GENERIC;
+	struct buf_reader r = {0};
+	struct subkey sk = {0};
+	const uint8_t *name = NULL;
+	uint32_t n = 0;
+
+	why_clear(why, whylen);
+	if (key)
+		*key = NULL;
+	if (!chain || !last || !count) {
+		ta_image_set_why(why, whylen, "invalid arguments");
+		goto out;
+	}
+	memset(last, 0, sizeof(*last));
+	*count = 0;
+	buf_reader_init(&r, chain, len);
+	for (;;) {
+		rc = TA_IMAGE_E_TYPE;
+		if (!subkey_next(&r)) {
+			if (n)
+				ta_image_set_why(why, whylen,
+						 "subkey %u's name is followed by no "
+						 "subkey header",
+						 n);
+			else
+				ta_image_set_why(why, whylen, "not a subkey image");
+			goto out;
+		}
+		n++;
+		rc = TA_IMAGE_E_SUBKEY;
+		if (n > SHDR_MAX_SUBKEYS) {
+			ta_image_set_why(why, whylen, "more than %u subkeys", SHDR_MAX_SUBKEYS);
+			goto out;
+		}
+		EVP_PKEY_free(sk.key);
+		memset(&sk, 0, sizeof(sk));
+		rc = subkey_header(&r, &sk, n, why, whylen);
+		if (!rc)
+			rc = subkey_body(&sk, n, why, whylen);
+		if (rc)
+			goto out;
+		if (buf_done(&r))
+			break;
+		rc = subkey_name(&r, &sk, n, &name, why, whylen);
+		if (rc)
+			goto out;
+	}
+	*last = sk.info;
+	*count = n;
+	if (key) {
+		*key = sk.key;
+		sk.key = NULL; /* transferred */
+	}
+	rc = TA_IMAGE_OK;
+out:
+	EVP_PKEY_free(sk.key);
+	return rc;
+}
+
+/*
+ * The TA's own image img[0..len), signed by one of keys: the trusted keys
+ * (signer 0) or subkey number signer, whose namespace UUID ns it must carry.
+ */
+static int verify_image(const uint8_t *img, size_t len, const struct swtee_uuid *expected,
+			EVP_PKEY *const *keys, size_t nkeys, uint32_t signer,
+			const struct swtee_uuid *ns, struct ta_image_info *info, char *why,
+			size_t whylen, bool lib)
 {
 	int rc = TA_IMAGE_E_GENERIC;
 	struct ta_image_info res = {0};
@@ -253,13 +678,6 @@ static int verify(const uint8_t *img, size_t len, const struct swtee_uuid *expec
 	char s1[SWTEE_UUID_STR_LEN] = "";
 	char s2[SWTEE_UUID_STR_LEN] = "";
 
-	why_clear(why, whylen);
-	if (info)
-		memset(info, 0, sizeof(*info));
-	if (!img || !info || !keys || !nkeys) {
-		ta_image_set_why(why, whylen, "invalid arguments");
-		goto out;
-	}
 	buf_reader_init(&r, img, len);
 	rc = shdr_read(&r, &h, why, whylen);
 	if (rc)
@@ -288,7 +706,7 @@ static int verify(const uint8_t *img, size_t len, const struct swtee_uuid *expec
 		ta_image_set_why(why, whylen, "image hash mismatch: the image was altered");
 		goto out;
 	}
-	rc = signature_check(keys, nkeys, h.algo, hash, sig, h.sig_size, why, whylen);
+	rc = signature_check(keys, nkeys, signer, h.algo, hash, sig, h.sig_size, why, whylen);
 	if (rc)
 		goto out;
 
@@ -303,6 +721,14 @@ static int verify(const uint8_t *img, size_t len, const struct swtee_uuid *expec
 		goto out;
 	}
 	rc = TA_IMAGE_E_UUID;
+	if (ns && !uuid_equal(ns, &res.uuid)) {
+		uuid_format(&res.uuid, s1);
+		uuid_format(ns, s2);
+		ta_image_set_why(why, whylen,
+				 "TA UUID %s lies outside the namespace of subkey %u (expected %s)",
+				 s1, signer, s2);
+		goto out;
+	}
 	if (expected && !uuid_equal(expected, &res.uuid)) {
 		uuid_format(&res.uuid, s1);
 		uuid_format(expected, s2);
@@ -333,6 +759,39 @@ static int verify(const uint8_t *img, size_t len, const struct swtee_uuid *expec
 	*info = res;
 	rc = TA_IMAGE_OK;
 out:
+	return rc;
+}
+
+static int verify(const uint8_t *img, size_t len, const struct swtee_uuid *expected,
+		  EVP_PKEY *const *keys, size_t nkeys, struct ta_image_info *info, char *why,
+		  size_t whylen, bool lib)
+{
+	int rc = TA_IMAGE_E_GENERIC;
+	size_t off = 0;
+	EVP_PKEY *subkey = NULL;
+	struct swtee_uuid ns = {0};
+	uint32_t count = 0;
+
+	why_clear(why, whylen);
+	if (info)
+		memset(info, 0, sizeof(*info));
+	if (!img || !info || !keys || !nkeys) {
+		ta_image_set_why(why, whylen, "invalid arguments");
+		goto out;
+	}
+	rc = subkey_chain(img, len, keys, nkeys, &off, &subkey, &ns, &count, why, whylen);
+	if (rc)
+		goto out;
+	rc = subkey
+		 ? verify_image(img + off, len - off, expected, &subkey, 1, count, &ns, info, why,
+				whylen, lib)
+		 : verify_image(img, len, expected, keys, nkeys, 0, NULL, info, why, whylen, lib);
+	if (rc)
+		goto out;
+	info->elf_offset += off;
+	info->subkeys = count;
+out:
+	EVP_PKEY_free(subkey);
 	return rc;
 }
 

@@ -21,12 +21,13 @@ enum ta_image_error {
 	TA_IMAGE_E_GENERIC = -1,   /* bad arguments, out of memory, libcrypto failure */
 	TA_IMAGE_E_SIZE = -2,	   /* truncated, trailing bytes, or a size field out of range */
 	TA_IMAGE_E_MAGIC = -3,	   /* not a signed TA image */
-	TA_IMAGE_E_TYPE = -4,	   /* legacy, encrypted, subkey or unknown img_type */
+	TA_IMAGE_E_TYPE = -4,	   /* legacy, encrypted or unknown img_type */
 	TA_IMAGE_E_ALGO = -5,	   /* unknown signature algorithm */
 	TA_IMAGE_E_HASH = -6,	   /* stored hash differs from the image's hash */
 	TA_IMAGE_E_SIGNATURE = -7, /* no trusted key accepts the signature */
 	TA_IMAGE_E_UUID = -8,	   /* header vs .ta_head, or header vs expected */
 	TA_IMAGE_E_ELF = -9,	   /* ELF malformed, or no usable .ta_head */
+	TA_IMAGE_E_SUBKEY = -10,   /* subkey: depth exceeded, bad attribute or key */
 };
 
 struct ta_image_info {
@@ -35,6 +36,16 @@ struct ta_image_info {
 	uint32_t flags;		    /* TA_FLAG_* from .ta_head */
 	uint32_t stack_size;	    /* from .ta_head */
 	size_t elf_offset, elf_len; /* where the ELF lies inside the image */
+	uint32_t subkeys;	    /* subkey headers the image is signed through */
+};
+
+/* One subkey header of a chain (format in ta_image_format.h). */
+struct ta_subkey_info {
+	struct swtee_uuid uuid;
+	uint32_t name_size;
+	uint32_t version;
+	uint32_t max_depth;
+	uint32_t algo;
 };
 
 /*
@@ -46,6 +57,12 @@ struct ta_image_info {
  * Order: header sizes and caps, exact length, hash (constant-time compare),
  * signature, expected UUID, then .ta_head; nothing of the ELF is parsed
  * before the signature is accepted.
+ * An image may begin with up to SHDR_MAX_SUBKEYS subkey headers, as OP-TEE's:
+ * the first is signed by a trusted key, each next one by the subkey before
+ * it, with a max_depth below the previous one's and a UUID in its namespace;
+ * then the TA's image is verified as above with the last subkey only, and its
+ * UUID must be the last subkey's namespace UUID. Each subkey header is
+ * authenticated before its fields are used.
  * Returns TA_IMAGE_OK, or a negative enum ta_image_error and a one-line reason
  * in why (truncated to whylen; why may be NULL). *info is zeroed on entry and
  * filled on success only.
@@ -62,6 +79,27 @@ int ta_image_verify(const uint8_t *img, size_t len, const struct swtee_uuid *exp
 int ta_image_verify_lib(const uint8_t *img, size_t len, const struct swtee_uuid *expected,
 			EVP_PKEY *const *keys, size_t nkeys, struct ta_image_info *info, char *why,
 			size_t whylen);
+
+/*
+ * Walks the subkey chain chain[0..len) that swtee sign --sign-subkey writes:
+ * subkey headers, each but the last followed by its name, with nothing after
+ * the last. Only the structure is checked, not signatures: that is the
+ * verifier's job with the trusted keys. On success fills *last with the last
+ * subkey, *count with the number of subkeys, *key (if key is not NULL; the
+ * caller frees it with EVP_PKEY_free) with the last subkey's public key.
+ * Returns TA_IMAGE_OK or a negative enum ta_image_error with
+ * a reason in why.
+ */
+int ta_subkey_chain_parse(const uint8_t *chain, size_t len, struct ta_subkey_info *last,
+			  uint32_t *count, EVP_PKEY **key, char *why, size_t whylen);
+
+/*
+ * The UUID that follows a subkey of UUID ns and name name[0..name_size): the
+ * UUIDv5 built with SHA-512 over ns's bytes and the name up to its first NUL,
+ * as OP-TEE computes it, or ns itself when name_size is 0. Returns 0 or -1.
+ */
+int ta_subkey_next_uuid(const struct swtee_uuid *ns, const uint8_t *name, size_t name_size,
+			struct swtee_uuid *out);
 
 /*
  * Checks that the ELF64 elf[0..len), hostile input, is a TA library for

@@ -553,10 +553,15 @@ static void test_bitflips(uint32_t algo)
 			for (unsigned int bit = 0; bit < 8; bit++) {
 				int rc = 0;
 
+				int want = g->want;
+
 				img[off] ^= (uint8_t)(1u << bit);
+				/* img_type 1 -> 3: a subkey header, whose hash then fails. */
+				if (off == 4 && img[4] == SHDR_SUBKEY)
+					want = TA_IMAGE_E_HASH;
 				rc = verify1(img, len, key_a);
 				img[off] ^= (uint8_t)(1u << bit);
-				if (rc != g->want && !bad++) {
+				if (rc != want && !bad++) {
 					first = off * 8 + bit;
 					first_rc = rc;
 				}
@@ -656,7 +661,7 @@ static void test_algo_and_type(void)
 {
 	static const uint32_t algos[] = {0,	     0x70414931, 0x70212930, 0x70002830,
 					 0x70006830, 0x70313930, UINT32_MAX};
-	static const uint32_t types[] = {SHDR_TA, SHDR_ENCRYPTED_TA, SHDR_SUBKEY, 4, UINT32_MAX};
+	static const uint32_t types[] = {SHDR_TA, SHDR_ENCRYPTED_TA, 4, UINT32_MAX};
 	uint8_t elf[T_ELF_LEN];
 	size_t len = 0, len2 = 0;
 	uint8_t *pss = NULL;
@@ -680,6 +685,11 @@ static void test_algo_and_type(void)
 		check_rc(verify1(copy, len2, key_a), TA_IMAGE_E_TYPE, "img_type refused");
 		free(copy);
 	}
+	/* A TA image labelled a subkey is read as a subkey header, whose hash fails. */
+	copy =
+	    independent_image(elf, &uuid_x, SHDR_SUBKEY, SHDR_ALGO_RSASSA_PSS_SHA256, key_a, &len2);
+	check_rc(verify1(copy, len2, key_a), TA_IMAGE_E_HASH, "TA labelled a subkey");
+	free(copy);
 
 	/* The algo field is authenticated: a signature is never tried as the other scheme. */
 	copy = dup_exact(pss, len);
@@ -941,6 +951,363 @@ static void test_pem(void)
 	free(img);
 }
 
+/* Subkey chains (OP-TEE's SHDR_SUBKEY). */
+
+static void sub_info(struct ta_subkey_info *sub, const struct swtee_uuid *uuid, uint32_t name_size,
+		     uint32_t max_depth)
+{
+	memset(sub, 0, sizeof(*sub));
+	sub->uuid = *uuid;
+	sub->name_size = name_size;
+	sub->version = 1;
+	sub->max_depth = max_depth;
+	sub->algo = SHDR_ALGO_RSASSA_PSS_SHA256;
+}
+
+/* A subkey image for pub signed with key, under parent (NULL for a root key's). */
+static uint8_t *subkey_or_die(const uint8_t *parent, size_t parent_len, const char *name,
+			      const struct ta_subkey_info *sub, EVP_PKEY *pub, EVP_PKEY *key,
+			      size_t *outlen)
+{
+	uint8_t *img = NULL;
+	int rc = ta_subkey_sign(parent, parent_len, name, sub, pub, SHDR_ALGO_RSASSA_PSS_SHA256,
+				key, &img, outlen, why, sizeof(why));
+
+	if (rc) {
+		fprintf(stderr, "ta_subkey_sign failed: %d %s\n", rc, why);
+		exit(2);
+	}
+	return img;
+}
+
+/* The UUID under ns for name, through the code under test. */
+static struct swtee_uuid ns_uuid(const struct swtee_uuid *ns, const char *name, size_t name_size)
+{
+	struct swtee_uuid u = {0};
+	uint8_t buf[64] = {0};
+
+	memcpy(buf, name, strlen(name));
+	if (ta_subkey_next_uuid(ns, buf, name_size, &u)) {
+		fputs("ta_subkey_next_uuid failed\n", stderr);
+		exit(2);
+	}
+	return u;
+}
+
+/* A TA image for uuid signed with key under chain, the ELF's .ta_head carrying uuid. */
+static uint8_t *chain_ta_or_die(const uint8_t *chain, size_t chain_len, const char *name,
+				const struct swtee_uuid *uuid, EVP_PKEY *key, size_t *outlen)
+{
+	uint8_t elf[T_ELF_LEN];
+	uint8_t *img = NULL;
+	int rc = 0;
+
+	elf_build(elf, uuid);
+	rc = ta_image_sign_chain(chain, chain_len, name, elf, T_ELF_LEN, uuid, 3,
+				 SHDR_ALGO_RSASSA_PSS_SHA256, key, &img, outlen, why, sizeof(why));
+	if (rc) {
+		fprintf(stderr, "ta_image_sign_chain failed: %d %s\n", rc, why);
+		exit(2);
+	}
+	return img;
+}
+
+static uint32_t get32(const uint8_t *p)
+{
+	return p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* Recomputes the hash and signature (PSS, with key) of the signed header at img + off. */
+static void resign_at(uint8_t *img, size_t off, EVP_PKEY *key)
+{
+	uint8_t *h = img + off;
+	uint32_t img_size = get32(h + 8);
+	uint32_t sig_size = h[18] | (uint32_t)h[19] << 8;
+	uint8_t *body = h + SHDR_SIZE + SHDR_HASH_SIZE + sig_size;
+	size_t n = sig_size;
+	EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_pkey(NULL, key, NULL);
+
+	if (ta_image_hash(h, body, img_size, h + SHDR_SIZE) || !ctx ||
+	    EVP_PKEY_sign_init(ctx) != 1 || ta_image_sig_params(ctx, SHDR_ALGO_RSASSA_PSS_SHA256) ||
+	    EVP_PKEY_sign(ctx, h + SHDR_SIZE + SHDR_HASH_SIZE, &n, h + SHDR_SIZE, SHDR_HASH_SIZE) !=
+		1 ||
+	    n != sig_size) {
+		fprintf(stderr, "resign_at failed at %zu: %u %u\n", off, img_size, sig_size);
+		exit(2);
+	}
+	EVP_PKEY_CTX_free(ctx);
+}
+
+/* Where subkey header number n (from 0) of img begins, and the size of its part. */
+static size_t subkey_at(const uint8_t *img, unsigned int n, size_t *part)
+{
+	size_t off = 0;
+
+	for (unsigned int i = 0;; i++) {
+		uint32_t img_size = get32(img + off + 8);
+		uint32_t sig_size = img[off + 18] | (uint32_t)img[off + 19] << 8;
+		size_t body = off + SHDR_SIZE + SHDR_HASH_SIZE + sig_size;
+		uint32_t name_size = get32(img + body + 16);
+
+		if (i == n) {
+			*part = body + img_size - off;
+			return off;
+		}
+		off = body + img_size + name_size;
+	}
+}
+
+/*
+ * The chain of two: the root key_a signs subkey 1 (key_b, max_depth 1, name
+ * "team"), which signs subkey 2 (key_2048, max_depth 0, name "app"), which
+ * signs the TA *ta. Returns the TA image; *sk and *sk2 are the subkey files.
+ */
+static uint8_t *two_subkeys(uint8_t **sk, size_t *sk_len, uint8_t **sk2, size_t *sk2_len,
+			    struct swtee_uuid *sk2_uuid, struct swtee_uuid *ta, size_t *len)
+{
+	struct ta_subkey_info sub;
+
+	sub_info(&sub, &uuid_y, 8, 1);
+	*sk = subkey_or_die(NULL, 0, NULL, &sub, key_b, key_a, sk_len);
+	*sk2_uuid = ns_uuid(&uuid_y, "team", 8);
+	sub_info(&sub, sk2_uuid, 12, 0);
+	*sk2 = subkey_or_die(*sk, *sk_len, "team", &sub, key_2048, key_b, sk2_len);
+	*ta = ns_uuid(sk2_uuid, "app", 12);
+	return chain_ta_or_die(*sk2, *sk2_len, "app", ta, key_2048, len);
+}
+
+static void test_subkey_good(void)
+{
+	struct ta_subkey_info sub;
+	struct ta_image_info info;
+	struct swtee_uuid ta, sk2_uuid;
+	uint8_t elf[T_ELF_LEN];
+	size_t sk_len = 0, sk2_len = 0, len = 0;
+	uint8_t *sk = NULL, *sk2 = NULL, *img = NULL;
+
+	/* One subkey (RSA-2048) under the root key (RSA-3072). */
+	sub_info(&sub, &uuid_y, 16, 0);
+	sk = subkey_or_die(NULL, 0, NULL, &sub, key_2048, key_a, &sk_len);
+	ta = ns_uuid(&uuid_y, "ta one", 16);
+	check((ta.b[6] >> 4) == 5 && (ta.b[8] & 0xc0) == 0x80, "subkey: namespace UUID is a v5");
+	img = chain_ta_or_die(sk, sk_len, "ta one", &ta, key_2048, &len);
+	check_rc(verify_keys(img, len, &ta, &key_a, 1, &info), TA_IMAGE_OK, "subkey: chain of 1");
+	elf_build(elf, &ta);
+	check(info.subkeys == 1 && uuid_equal(&info.uuid, &ta) && info.ta_version == 3 &&
+		  info.elf_len == T_ELF_LEN && info.elf_offset + T_ELF_LEN == len &&
+		  memcmp(img + info.elf_offset, elf, T_ELF_LEN) == 0,
+	      "subkey: chain of 1 info");
+	check_rc(ta_image_verify_lib(img, len, &ta, &key_a, 1, &info, why, sizeof(why)),
+		 TA_IMAGE_E_ELF, "subkey: a TA under a subkey is still no library");
+	/*
+	 * The name is NUL-padded to name_size; the UUID uses the name up to its NUL,
+	 * as OP-TEE's sign_encrypt.py: UUID(bytes=SHA-512(ns || name)[:16], version=5).
+	 */
+	{
+		struct swtee_uuid want = {0};
+		struct swtee_uuid short_pad = ns_uuid(&uuid_y, "ta one", 7);
+		struct swtee_uuid other = ns_uuid(&uuid_y, "ta on", 16);
+
+		uuid_parse("2dbb88b9-96ff-5124-9bf4-f7ff3385005c", &want);
+		check(uuid_equal(&ta, &want), "subkey: namespace UUID as sign_encrypt.py's");
+		check(uuid_equal(&ta, &short_pad) && !uuid_equal(&ta, &other),
+		      "subkey: namespace UUID ignores the padding only");
+	}
+	free(img);
+
+	/* Two subkeys: root -> key_b (max_depth 1) -> key_2048 (max_depth 0) -> TA. */
+	free(sk);
+	img = two_subkeys(&sk, &sk_len, &sk2, &sk2_len, &sk2_uuid, &ta, &len);
+	check_rc(verify_keys(img, len, &ta, &key_a, 1, &info), TA_IMAGE_OK, "subkey: chain of 2");
+	check(info.subkeys == 2 && uuid_equal(&info.uuid, &ta), "subkey: chain of 2 info");
+	check_rc(verify_keys(img, len, NULL, &key_b, 1, NULL), TA_IMAGE_E_SIGNATURE,
+		 "subkey: chain of 2 with another trusted key");
+	free(img);
+
+	/* An identity subkey (name_size 0): the TA carries the subkey's own UUID. */
+	sub_info(&sub, &uuid_x, 0, 0);
+	free(sk);
+	sk = subkey_or_die(NULL, 0, NULL, &sub, key_2048, key_a, &sk_len);
+	img = chain_ta_or_die(sk, sk_len, NULL, &uuid_x, key_2048, &len);
+	check_rc(verify_keys(img, len, &uuid_x, &key_a, 1, &info), TA_IMAGE_OK,
+		 "subkey: identity subkey");
+	free(img);
+	free(sk2);
+	free(sk);
+}
+
+static void test_subkey_refusals(void)
+{
+	struct ta_subkey_info sub;
+	struct swtee_uuid ta, sk2_uuid, other;
+	size_t sk_len = 0, sk2_len = 0, len = 0, part = 0, off = 0, olen = 0;
+	uint8_t *sk = NULL, *sk2 = NULL, *img = NULL, *copy = NULL, *out = NULL;
+	uint8_t elf[T_ELF_LEN];
+
+	img = two_subkeys(&sk, &sk_len, &sk2, &sk2_len, &sk2_uuid, &ta, &len);
+
+	/* Tampered subkey header: its hash, then (rehashed and resigned by another key) its signer.
+	 */
+	copy = dup_exact(img, len);
+	off = subkey_at(copy, 0, &part);
+	copy[off + part - 40] ^= 1; /* in the modulus */
+	check_rc(verify1(copy, len, key_a), TA_IMAGE_E_HASH, "subkey: tampered header");
+	resign_at(copy, off, key_b);
+	check_rc(verify1(copy, len, key_a), TA_IMAGE_E_SIGNATURE, "subkey: resigned by a stranger");
+	check(strstr(why, "subkey 1") != NULL, "subkey: the reason names subkey 1 [%s]", why);
+	free(copy);
+	copy = dup_exact(img, len);
+	off = subkey_at(copy, 1, &part);
+	copy[off + part - 8] ^= 0x80;
+	check_rc(verify1(copy, len, key_a), TA_IMAGE_E_HASH, "subkey: tampered second header");
+	resign_at(copy, off, key_a); /* the root key, not subkey 1 */
+	check_rc(verify1(copy, len, key_a), TA_IMAGE_E_SIGNATURE,
+		 "subkey: second header signed by the root key");
+	check(strstr(why, "wrong signer") != NULL, "subkey: wrong signer reason [%s]", why);
+	free(copy);
+
+	/* Wrong signer of the TA: the root key signs it in place of the last subkey. */
+	elf_build(elf, &ta);
+	check_rc(ta_image_sign_chain(sk2, sk2_len, "app", elf, T_ELF_LEN, &ta, 0,
+				     SHDR_ALGO_RSASSA_PSS_SHA256, key_a, &out, &olen, why,
+				     sizeof(why)),
+		 TA_IMAGE_OK, "subkey: the signer does not check who signs");
+	check_rc(verify1(out, olen, key_a), TA_IMAGE_E_SIGNATURE, "subkey: TA by the wrong signer");
+	check(strstr(why, "subkey 2") != NULL, "subkey: names subkey 2 [%s]", why);
+	free(out);
+	out = NULL;
+
+	/* UUID outside the namespace: the unsigned name changed, for the TA and for subkey 2. */
+	copy = dup_exact(img, len);
+	copy[sk2_len] ^= 0x20; /* "app" -> "App" */
+	check_rc(verify1(copy, len, key_a), TA_IMAGE_E_UUID, "subkey: TA outside the namespace");
+	check(strstr(why, "namespace") != NULL, "subkey: namespace reason [%s]", why);
+	free(copy);
+	copy = dup_exact(img, len);
+	copy[sk_len] ^= 0x20; /* "team" -> "Team" */
+	check_rc(verify1(copy, len, key_a), TA_IMAGE_E_UUID, "subkey 2 outside the namespace");
+	free(copy);
+	other = ns_uuid(&sk2_uuid, "other", 12);
+	check_rc(ta_image_sign_chain(sk2, sk2_len, "app", elf, T_ELF_LEN, &other, 0,
+				     SHDR_ALGO_RSASSA_PSS_SHA256, key_2048, &out, &olen, why,
+				     sizeof(why)),
+		 TA_IMAGE_E_UUID, "subkey: signer refuses a UUID outside the namespace");
+	check_rc(ta_image_sign_chain(sk2, sk2_len, "a name longer than 12", elf, T_ELF_LEN, &other,
+				     0, SHDR_ALGO_RSASSA_PSS_SHA256, key_2048, &out, &olen, why,
+				     sizeof(why)),
+		 TA_IMAGE_E_SIZE, "subkey: signer refuses a name longer than name_size");
+
+	/* Depth exceeded: subkey 1 re-signed with max_depth 0 above subkey 2. */
+	copy = dup_exact(img, len);
+	off = subkey_at(copy, 0, &part);
+	put32(copy + off + part - (get32(copy + off + 8)) + 24, 0); /* max_depth */
+	resign_at(copy, off, key_a);
+	check_rc(verify1(copy, len, key_a), TA_IMAGE_E_SUBKEY, "subkey: depth exceeded");
+	check(strstr(why, "depth") != NULL, "subkey: depth reason [%s]", why);
+	free(copy);
+	sub_info(&sub, &sk2_uuid, 12, 1);
+	check_rc(ta_subkey_sign(sk, sk_len, "team", &sub, key_2048, SHDR_ALGO_RSASSA_PSS_SHA256,
+				key_b, &out, &olen, why, sizeof(why)),
+		 TA_IMAGE_E_SUBKEY, "subkey: signer refuses max_depth not below the parent's");
+	free(img);
+	free(sk2);
+	free(sk);
+
+	/* Unknown, doubled, missing or out-of-range attributes of a subkey's key. */
+	sub_info(&sub, &uuid_y, 4, 0);
+	sk = subkey_or_die(NULL, 0, NULL, &sub, key_2048, key_a, &sk_len);
+	ta = ns_uuid(&uuid_y, "x", 4);
+	img = chain_ta_or_die(sk, sk_len, "x", &ta, key_2048, &len);
+	{
+		static const struct {
+			size_t at; /* in the subkey body */
+			uint32_t value;
+			const char *name;
+		} bad[] = {
+		    {36, 0xd0000330u, "unknown attribute"},
+		    {48, SHDR_ATTR_RSA_MODULUS, "attribute twice"},
+		    {32, 1, "one attribute only"},
+		    {52, 4000, "attribute outside the header"},
+		    {56, UINT32_MAX, "attribute size wraps"},
+		    {28, 0x70006830u, "unknown key algorithm"},
+		};
+		size_t body = SHDR_SIZE + SHDR_HASH_SIZE + T_SIG_SIZE;
+
+		for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+			copy = dup_exact(img, len);
+			put32(copy + body + bad[i].at, bad[i].value);
+			resign_at(copy, 0, key_a);
+			check_rc(verify1(copy, len, key_a),
+				 bad[i].at == 28 ? TA_IMAGE_E_ALGO : TA_IMAGE_E_SUBKEY,
+				 bad[i].name);
+			free(copy);
+		}
+		copy = dup_exact(img, len);
+		put32(copy + body + 36, 0xd0000330u);
+		resign_at(copy, 0, key_a);
+		check_rc(verify1(copy, len, key_a), TA_IMAGE_E_SUBKEY, "unknown attribute (why)");
+		check(strstr(why, "unknown attribute 0xd0000330") != NULL,
+		      "subkey: unknown attribute reason [%s]", why);
+		free(copy);
+	}
+
+	/* Every truncation of the chain is refused, none read past the end. */
+	{
+		size_t bad = 0;
+
+		for (size_t n = 0; n < len; n += (n < sk_len + 64 ? 1 : 97))
+			if (verify1(img, n, key_a) == TA_IMAGE_OK)
+				bad++;
+		check(bad == 0, "subkey: truncations refused (%zu accepted)", bad);
+	}
+	free(img);
+	free(sk);
+
+	/* More than SHDR_MAX_SUBKEYS subkeys, each allowed by the one before. */
+	{
+		uint8_t *chain = NULL;
+		size_t chain_len = 0;
+		struct swtee_uuid u = uuid_y;
+
+		for (unsigned int i = 0; i <= SHDR_MAX_SUBKEYS; i++) {
+			uint8_t *next = NULL;
+
+			sub_info(&sub, &u, 4, SHDR_MAX_SUBKEYS - i);
+			next = subkey_or_die(chain, chain_len, "s", &sub, key_2048,
+					     i ? key_2048 : key_a, &chain_len);
+			free(chain);
+			chain = next;
+			u = ns_uuid(&u, "s", 4);
+		}
+		/* The signer refuses the chain; put the TA behind it by hand. */
+		elf_build(elf, &u);
+		check_rc(ta_image_sign_chain(chain, chain_len, "s", elf, T_ELF_LEN, &u, 0,
+					     SHDR_ALGO_RSASSA_PSS_SHA256, key_2048, &out, &olen,
+					     why, sizeof(why)),
+			 TA_IMAGE_E_SUBKEY, "subkey: signer refuses a chain too long");
+		out = sign_or_die(elf, T_ELF_LEN, &u, SHDR_ALGO_RSASSA_PSS_SHA256, key_2048, &olen);
+		len = chain_len + 4 + olen;
+		img = xmalloc(len);
+		memcpy(img, chain, chain_len);
+		memcpy(img + chain_len, "s\0\0\0", 4);
+		memcpy(img + chain_len + 4, out, olen);
+		free(out);
+		out = NULL;
+		check_rc(verify1(img, len, key_a), TA_IMAGE_E_SUBKEY, "subkey: chain too long");
+		check(strstr(why, "depth exceeded") != NULL, "subkey: chain too long reason [%s]",
+		      why);
+		free(img);
+		free(chain);
+	}
+
+	/* The signer refuses a subkey too small to be accepted. */
+	sub_info(&sub, &uuid_y, 4, 0);
+	check_rc(ta_subkey_sign(NULL, 0, NULL, &sub, key_1024, SHDR_ALGO_RSASSA_PSS_SHA256, key_a,
+				&out, &olen, why, sizeof(why)),
+		 TA_IMAGE_E_SUBKEY, "subkey: signer refuses an RSA-1024 subkey");
+	check(out == NULL, "subkey: no output on refusal");
+}
+
 int main(void)
 {
 	if (!uuid_parse("8aaaf200-2450-11e4-abe2-0002a5d5c51b", &uuid_x) ||
@@ -971,6 +1338,8 @@ int main(void)
 	test_bad_arguments();
 	test_sign_refusals();
 	test_pem();
+	test_subkey_good();
+	test_subkey_refusals();
 
 	EVP_PKEY_free(key_a);
 	EVP_PKEY_free(key_b);
