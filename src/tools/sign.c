@@ -22,9 +22,14 @@
 #include "uuid.h"
 
 #define SIGN_MAX_KEY_FILE (1024u * 1024u)
+/* One subkey header with its name. */
+#define SIGN_MAX_SUBKEY                                                                            \
+	((size_t)SHDR_SIZE + SHDR_HASH_SIZE + SHDR_MAX_SIG_SIZE + SHDR_MAX_SUBKEY_BODY +           \
+	 SHDR_MAX_SUBKEY_NAME)
+#define SIGN_MAX_SUBKEY_FILE (SHDR_MAX_SUBKEYS * SIGN_MAX_SUBKEY)
 #define SIGN_MAX_IMAGE_FILE                                                                        \
 	((size_t)SHDR_SIZE + SHDR_HASH_SIZE + SHDR_MAX_SIG_SIZE + SHDR_BOOTSTRAP_TA_SIZE +         \
-	 SHDR_MAX_IMG_SIZE)
+	 SHDR_MAX_IMG_SIZE + SIGN_MAX_SUBKEY_FILE)
 
 enum {
 	SIGN_EXIT_OK = 0,
@@ -36,6 +41,13 @@ struct sign_opts {
 	bool verify;
 	bool library;
 	bool help;
+	bool sign_subkey;
+	bool subkey_uuid;
+	const char *subkey;
+	const char *name;
+	const char *name_size_arg;
+	const char *max_depth_arg;
+	const char *subkey_version_arg;
 	const char *key;
 	const char *in;
 	const char *out;
@@ -45,6 +57,7 @@ struct sign_opts {
 	struct swtee_uuid uuid;
 	uint32_t algo;
 	uint32_t version;
+	struct ta_subkey_info sub; /* --sign-subkey's fields */
 };
 
 enum {
@@ -56,6 +69,13 @@ enum {
 	OPT_TA_VERSION,
 	OPT_VERIFY,
 	OPT_LIBRARY,
+	OPT_SIGN_SUBKEY,
+	OPT_SUBKEY_UUID,
+	OPT_SUBKEY,
+	OPT_NAME,
+	OPT_NAME_SIZE,
+	OPT_MAX_DEPTH,
+	OPT_SUBKEY_VERSION,
 };
 
 static const struct option sign_longopts[] = {
@@ -67,6 +87,13 @@ static const struct option sign_longopts[] = {
     {"ta-version", required_argument, NULL, OPT_TA_VERSION},
     {"verify", no_argument, NULL, OPT_VERIFY},
     {"library", no_argument, NULL, OPT_LIBRARY},
+    {"sign-subkey", no_argument, NULL, OPT_SIGN_SUBKEY},
+    {"subkey-uuid", no_argument, NULL, OPT_SUBKEY_UUID},
+    {"subkey", required_argument, NULL, OPT_SUBKEY},
+    {"name", required_argument, NULL, OPT_NAME},
+    {"name-size", required_argument, NULL, OPT_NAME_SIZE},
+    {"max-depth", required_argument, NULL, OPT_MAX_DEPTH},
+    {"subkey-version", required_argument, NULL, OPT_SUBKEY_VERSION},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -76,6 +103,12 @@ static void sign_usage(FILE *f)
 	fprintf(f,
 		"usage: swtee sign --key KEY.pem --uuid UUID --in TA.so --out UUID.ta\n"
 		"                  [--algo pss|pkcs1v15] [--ta-version N] [--library]\n"
+		"                  [--subkey SUBKEY.bin [--name NAME]]\n"
+		"       swtee sign --sign-subkey --key KEY.pem --in SUBKEY.pem --out SUBKEY.bin\n"
+		"                  --name-size N [--uuid UUID] [--max-depth N]\n"
+		"                  [--subkey-version N] [--algo pss|pkcs1v15]\n"
+		"                  [--subkey PARENT.bin [--name NAME]]\n"
+		"       swtee sign --subkey-uuid --in SUBKEY.bin [--name NAME]\n"
 		"       swtee sign --verify --key KEY.pem --in IMAGE.ta [--uuid UUID]\n"
 		"                  [--library]\n"
 		"       swtee sign --help\n"
@@ -91,9 +124,26 @@ static void sign_usage(FILE *f)
 		"  --algo ALGO      pss: RSASSA-PSS SHA-256 (default); pkcs1v15: RSASSA\n"
 		"                   PKCS#1 v1.5 SHA-256\n"
 		"  --ta-version N   version stored in the signed header (default 0)\n"
-		"  --verify         verify IMAGE and print: OK <uuid> version N flags 0xF\n"
+		"  --verify         verify IMAGE and print: OK <uuid> version N flags 0xF,\n"
+		"                   then subkeys N if it is signed through subkeys\n"
 		"  --library        a TA library (SHLIBUUID): no .ta_head; its soname must\n"
 		"                   be UUID, which --verify then requires\n"
+		"\n"
+		"Subkeys, as OP-TEE's sign_encrypt.py sign-subkey and sign-enc --subkey:\n"
+		"  --sign-subkey    make SUBKEY.bin: the RSA public key in --in (PEM, public\n"
+		"                   or private) signed with KEY.pem, a key the TEE trusts or,\n"
+		"                   with --subkey, the parent subkey's private key\n"
+		"  --subkey FILE    a subkey file: sign the TA (or the new subkey) with its\n"
+		"                   private key (--key) and put the chain in front\n"
+		"  --name NAME      the name under the subkey's namespace: UUID must be the\n"
+		"                   UUID --subkey-uuid prints for it (default: that UUID)\n"
+		"  --name-size N    room for the names below the new subkey (0: an identity\n"
+		"                   subkey, whose TA or subkey carries its own UUID)\n"
+		"  --max-depth N    subkey levels allowed below the new subkey (default 0, or\n"
+		"                   one less than the parent's)\n"
+		"  --subkey-version N  the new subkey's version (default 0)\n"
+		"  --subkey-uuid    print the UUID of the TA or subkey named NAME under\n"
+		"                   SUBKEY.bin's last subkey\n"
 		"\n"
 		"Exit status: 0 success, 1 failure, 2 usage error.\n");
 }
@@ -348,6 +398,27 @@ static int opts_read(int argc, char **argv, struct sign_opts *o)
 		case OPT_LIBRARY:
 			o->library = true;
 			break;
+		case OPT_SIGN_SUBKEY:
+			o->sign_subkey = true;
+			break;
+		case OPT_SUBKEY_UUID:
+			o->subkey_uuid = true;
+			break;
+		case OPT_SUBKEY:
+			r = opt_set(&o->subkey, optarg, "--subkey");
+			break;
+		case OPT_NAME:
+			r = opt_set(&o->name, optarg, "--name");
+			break;
+		case OPT_NAME_SIZE:
+			r = opt_set(&o->name_size_arg, optarg, "--name-size");
+			break;
+		case OPT_MAX_DEPTH:
+			r = opt_set(&o->max_depth_arg, optarg, "--max-depth");
+			break;
+		case OPT_SUBKEY_VERSION:
+			r = opt_set(&o->subkey_version_arg, optarg, "--subkey-version");
+			break;
 		case 'h':
 			o->help = true;
 			break;
@@ -389,18 +460,81 @@ out:
 	return rc;
 }
 
+/* A u32 option: absent leaves *v, a bad value is an error. */
+static int u32_opt(const char *arg, const char *name, uint32_t *v)
+{
+	int rc = -1;
+
+	if (arg && u32_parse(arg, v)) {
+		sign_err("%s %s is not a number from 0 to %" PRIu32, name, arg, UINT32_MAX);
+		goto out;
+	}
+	rc = 0;
+out:
+	return rc;
+}
+
+static int opts_check_subkey(struct sign_opts *o)
+{
+	int rc = -1;
+
+	if (o->verify + o->sign_subkey + o->subkey_uuid > 1) {
+		sign_err("--verify, --sign-subkey and --subkey-uuid exclude each other");
+		goto out;
+	}
+	if (o->name && !o->subkey && !o->subkey_uuid) {
+		sign_err("--name needs --subkey (the subkey whose namespace it is in)");
+		goto out;
+	}
+	if (o->verify && o->subkey) {
+		sign_err("--verify reads the subkeys from the image: no --subkey");
+		goto out;
+	}
+	if (!o->sign_subkey && (o->name_size_arg || o->max_depth_arg || o->subkey_version_arg)) {
+		sign_err("--name-size, --max-depth and --subkey-version are for --sign-subkey");
+		goto out;
+	}
+	if (o->subkey_uuid && (!o->in || o->key || o->out || o->uuid_arg || o->subkey)) {
+		sign_err("--subkey-uuid takes --in SUBKEY.bin and --name only");
+		goto out;
+	}
+	if (o->sign_subkey && (!o->key || !o->in || !o->out || !o->name_size_arg)) {
+		sign_err("--sign-subkey needs --key, --in, --out and --name-size");
+		goto out;
+	}
+	if (o->sign_subkey && (o->library || o->version_arg)) {
+		sign_err("--library and --ta-version are for TAs, not --sign-subkey");
+		goto out;
+	}
+	if (o->sign_subkey && !o->subkey && !o->uuid_arg) {
+		sign_err("--sign-subkey needs --uuid, or --subkey to derive it from");
+		goto out;
+	}
+	if (u32_opt(o->name_size_arg, "--name-size", &o->sub.name_size) ||
+	    u32_opt(o->max_depth_arg, "--max-depth", &o->sub.max_depth) ||
+	    u32_opt(o->subkey_version_arg, "--subkey-version", &o->sub.version))
+		goto out;
+	rc = 0;
+out:
+	return rc;
+}
+
 static int opts_check(struct sign_opts *o)
 {
 	int rc = -1;
 
-	if (o->verify) {
+	if (opts_check_subkey(o))
+		goto out;
+	if (o->sign_subkey || o->subkey_uuid) {
+		/* checked above */
+	} else if (o->verify) {
 		if (opts_check_verify(o))
 			goto out;
 		if (o->library && !o->uuid_arg) {
 			sign_err("--verify --library needs --uuid");
 			goto out;
 		}
-	} else if (!o->key || !o->uuid_arg || !o->in || !o->out) {
+	} else if (!o->key || (!o->uuid_arg && !o->subkey) || !o->in || !o->out) {
 		sign_err("signing needs --key, --uuid, --in and --out (see swtee sign --help)");
 		goto out;
 	}
@@ -415,9 +549,74 @@ static int opts_check(struct sign_opts *o)
 		sign_err("unknown --algo %s (pss or pkcs1v15)", o->algo_arg);
 		goto out;
 	}
-	if (o->version_arg && u32_parse(o->version_arg, &o->version)) {
-		sign_err("--ta-version %s is not a number from 0 to %" PRIu32, o->version_arg,
-			 UINT32_MAX);
+	if (u32_opt(o->version_arg, "--ta-version", &o->version))
+		goto out;
+	o->sub.algo = o->algo;
+	rc = 0;
+out:
+	return rc;
+}
+
+/* A subkey file as swtee sign --sign-subkey writes it. */
+struct chain_file {
+	uint8_t *data;
+	size_t len;
+	struct ta_subkey_info last;
+	uint32_t count;
+	EVP_PKEY *key;	      /* the last subkey's public key */
+	struct swtee_uuid ns; /* the UUID named by --name under the last subkey */
+};
+
+static void chain_free(struct chain_file *c)
+{
+	EVP_PKEY_free(c->key);
+	free(c->data);
+	memset(c, 0, sizeof(*c));
+}
+
+static int chain_load(const char *path, const char *name, struct chain_file *c)
+{
+	int rc = -1;
+	char why[256] = "";
+	uint8_t padded[SHDR_MAX_SUBKEY_NAME + 1] = {0};
+	size_t name_len = name ? strlen(name) : 0;
+
+	memset(c, 0, sizeof(*c));
+	if (file_read(path, SIGN_MAX_SUBKEY_FILE, &c->data, &c->len))
+		goto out;
+	if (ta_subkey_chain_parse(c->data, c->len, &c->last, &c->count, &c->key, why,
+				  sizeof(why))) {
+		sign_err("%s: %s", path, why);
+		goto out;
+	}
+	if (name_len > c->last.name_size) {
+		sign_err("--name of %zu bytes, but %s allows %" PRIu32 "%s", name_len, path,
+			 c->last.name_size,
+			 c->last.name_size ? "" : " (an identity subkey: give no --name)");
+		goto out;
+	}
+	if (name_len)
+		memcpy(padded, name, name_len);
+	if (ta_subkey_next_uuid(&c->last.uuid, padded, c->last.name_size, &c->ns)) {
+		sign_err("%s: cannot compute the namespace UUID", path);
+		goto out;
+	}
+	rc = 0;
+out:
+	if (rc)
+		chain_free(c);
+	return rc;
+}
+
+/* Whether key (a private key) is the one that signs for the chain's last subkey. */
+static int chain_key_check(const struct chain_file *c, EVP_PKEY *key, const char *key_path,
+			   const char *chain_path)
+{
+	int rc = -1;
+
+	if (EVP_PKEY_eq(key, c->key) != 1) {
+		sign_err("%s is not the private key of the last subkey in %s", key_path,
+			 chain_path);
 		goto out;
 	}
 	rc = 0;
@@ -437,40 +636,53 @@ static int sign_run(const struct sign_opts *o)
 	uint32_t stack_size = 0;
 	uint32_t flags = 0;
 	struct ta_image_info info = {0};
+	struct chain_file chain = {0};
+	struct swtee_uuid uuid = o->uuid;
+	size_t tail = 0;
 	char why[256] = "";
 	char s1[SWTEE_UUID_STR_LEN] = "";
 	char s2[SWTEE_UUID_STR_LEN] = "";
 
+	if (o->subkey) {
+		if (chain_load(o->subkey, o->name, &chain))
+			goto out;
+		if (!o->uuid_arg)
+			uuid = chain.ns;
+		/* The TA's own image follows the chain and the last subkey's name. */
+		tail = chain.len + chain.last.name_size;
+	}
 	if (file_read(o->in, SHDR_MAX_IMG_SIZE, &elf, &elf_len))
 		goto out;
 	if (o->library) {
-		if (ta_elf_check_lib(elf, elf_len, &o->uuid, why, sizeof(why))) {
+		if (ta_elf_check_lib(elf, elf_len, &uuid, why, sizeof(why))) {
 			sign_err("%s: %s", o->in, why);
 			goto out;
 		}
-		head = o->uuid;
+		head = uuid;
 	} else if (ta_elf_read_head(elf, elf_len, &head, &stack_size, &flags, why, sizeof(why))) {
 		sign_err("%s: %s", o->in, why);
 		goto out;
 	}
-	if (!uuid_equal(&head, &o->uuid)) {
+	if (!uuid_equal(&head, &uuid)) {
 		uuid_format(&head, s1);
-		uuid_format(&o->uuid, s2);
-		sign_err("%s: .ta_head UUID %s does not match --uuid %s", o->in, s1, s2);
+		uuid_format(&uuid, s2);
+		sign_err("%s: .ta_head UUID %s does not match %s %s", o->in, s1,
+			 o->uuid_arg ? "--uuid" : "the subkey's namespace UUID", s2);
 		goto out;
 	}
 	key = signing_key_load(o->key);
-	if (!key)
+	if (!key || (o->subkey && chain_key_check(&chain, key, o->key, o->subkey)))
 		goto out;
-	if (ta_image_sign(elf, elf_len, &o->uuid, o->version, o->algo, key, &img, &img_len, why,
-			  sizeof(why))) {
+	if (ta_image_sign_chain(chain.data, chain.len, o->name, elf, elf_len, &uuid, o->version,
+				o->algo, key, &img, &img_len, why, sizeof(why))) {
 		sign_err("cannot sign %s with %s: %s", o->in, o->key, why);
 		goto out;
 	}
-	/* Never write an image the core would refuse. */
-	if (o->library
-		? ta_image_verify_lib(img, img_len, &o->uuid, &key, 1, &info, why, sizeof(why))
-		: ta_image_verify(img, img_len, &o->uuid, &key, 1, &info, why, sizeof(why))) {
+	/* Never write an image the core would refuse (the chain's own signers aside). */
+	if (o->library ? ta_image_verify_lib(img + tail, img_len - tail, &uuid, &key, 1, &info, why,
+					     sizeof(why))
+		       : ta_image_verify(img + tail, img_len - tail, &uuid, &key, 1, &info, why,
+					 sizeof(why))) {
 		sign_err("%s: the signed image does not verify: %s", o->in, why);
 		goto out;
 	}
@@ -478,6 +690,7 @@ static int sign_run(const struct sign_opts *o)
 		goto out;
 	rc = SIGN_EXIT_OK;
 out:
+	chain_free(&chain);
 	EVP_PKEY_free(key);
 	free(img);
 	free(elf);
@@ -507,8 +720,9 @@ static int verify_run(const struct sign_opts *o)
 		goto out;
 	}
 	uuid_format(&info.uuid, s);
-	if (printf("OK %s version %" PRIu32 " flags 0x%" PRIx32 "\n", s, info.ta_version,
-		   info.flags) < 0 ||
+	if (printf("OK %s version %" PRIu32 " flags 0x%" PRIx32, s, info.ta_version, info.flags) <
+		0 ||
+	    (info.subkeys && printf(" subkeys %" PRIu32, info.subkeys) < 0) || printf("\n") < 0 ||
 	    fflush(stdout) != 0) {
 		sign_err("cannot write to standard output");
 		goto out;
@@ -517,6 +731,79 @@ static int verify_run(const struct sign_opts *o)
 out:
 	EVP_PKEY_free(key);
 	free(img);
+	return rc;
+}
+
+static int sign_subkey_run(const struct sign_opts *o)
+{
+	int rc = SIGN_EXIT_FAIL;
+	EVP_PKEY *pub = NULL;
+	EVP_PKEY *key = NULL;
+	struct chain_file chain = {0};
+	struct ta_subkey_info sub = o->sub;
+	struct ta_subkey_info last = {0};
+	uint32_t count = 0;
+	uint8_t *img = NULL;
+	size_t img_len = 0;
+	char why[256] = "";
+
+	sub.uuid = o->uuid;
+	if (o->subkey) {
+		if (chain_load(o->subkey, o->name, &chain))
+			goto out;
+		if (!o->uuid_arg)
+			sub.uuid = chain.ns;
+		if (!o->max_depth_arg && chain.last.max_depth == 0) {
+			sign_err("%s: its last subkey has max_depth 0: it signs TAs, no subkeys",
+				 o->subkey);
+			goto out;
+		}
+		if (!o->max_depth_arg)
+			sub.max_depth = chain.last.max_depth - 1;
+	}
+	pub = verify_key_load(o->in);
+	if (!pub)
+		goto out;
+	key = signing_key_load(o->key);
+	if (!key || (o->subkey && chain_key_check(&chain, key, o->key, o->subkey)))
+		goto out;
+	if (ta_subkey_sign(chain.data, chain.len, o->name, &sub, pub, o->algo, key, &img, &img_len,
+			   why, sizeof(why))) {
+		sign_err("cannot sign the subkey %s with %s: %s", o->in, o->key, why);
+		goto out;
+	}
+	if (ta_subkey_chain_parse(img, img_len, &last, &count, NULL, why, sizeof(why)) ||
+	    count != chain.count + 1) {
+		sign_err("the subkey file made does not read back: %s", why);
+		goto out;
+	}
+	if (file_write_atomic(o->out, img, img_len))
+		goto out;
+	rc = SIGN_EXIT_OK;
+out:
+	free(img);
+	chain_free(&chain);
+	EVP_PKEY_free(key);
+	EVP_PKEY_free(pub);
+	return rc;
+}
+
+static int subkey_uuid_run(const struct sign_opts *o)
+{
+	int rc = SIGN_EXIT_FAIL;
+	struct chain_file chain = {0};
+	char s[SWTEE_UUID_STR_LEN] = "";
+
+	if (chain_load(o->in, o->name, &chain))
+		goto out;
+	uuid_format(&chain.ns, s);
+	if (printf("%s\n", s) < 0 || fflush(stdout) != 0) {
+		sign_err("cannot write to standard output");
+		goto out;
+	}
+	rc = SIGN_EXIT_OK;
+out:
+	chain_free(&chain);
 	return rc;
 }
 
@@ -534,7 +821,14 @@ int swtee_sign_main(int argc, char **argv)
 	}
 	if (opts_check(&o))
 		goto out;
-	rc = o.verify ? verify_run(&o) : sign_run(&o);
+	if (o.verify)
+		rc = verify_run(&o);
+	else if (o.sign_subkey)
+		rc = sign_subkey_run(&o);
+	else if (o.subkey_uuid)
+		rc = subkey_uuid_run(&o);
+	else
+		rc = sign_run(&o);
 out:
 	return rc;
 }
