@@ -61,5 +61,5 @@ $(tdk-elf): $(tdk-objs) $(tdk-hdr-obj) $(libdeps) $(tdk-flags-file)
 	$(tdk-q)$(SHELL) $(tdk-dir)/mk/ta_check.sh '$(tdk-nm)' '$(tdk-objcopy)' '$(BINARY)' \
 		'$@' '$(tdk-runtime-syms)'
 
-$(tdk-ta): $(tdk-elf) $(wildcard $(TA_SIGN_KEY))
+$(tdk-ta): $(tdk-elf) $(wildcard $(TA_SIGN_KEY)) $(TA_SUBKEY_DEPS)
 	$(call tdk-sign,$(BINARY))

@@ -28,5 +28,5 @@ $(tdk-shlib): $(tdk-objs) $(libdeps) $(tdk-flags-file)
 $(tdk-shlib-elf): $(tdk-shlib)
 	$(tdk-q)cp $< $@
 
-$(tdk-shlib-ta): $(tdk-shlib-elf) $(wildcard $(TA_SIGN_KEY))
+$(tdk-shlib-ta): $(tdk-shlib-elf) $(wildcard $(TA_SIGN_KEY)) $(TA_SUBKEY_DEPS)
 	$(call tdk-sign,$(SHLIBUUID),--library)

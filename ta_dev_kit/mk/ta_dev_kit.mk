@@ -73,6 +73,8 @@ tdk-say := @printf '  %-7s %s\n'
 endif
 
 # $(call tdk-sign,<uuid>,<extra sign options>): the recipe that signs $< into $@.
+# TA_SUBKEY_ARGS (OP-TEE's: --subkey FILE --name NAME) signs it through a
+# subkey, TA_SIGN_KEY then being the subkey's private key.
 define tdk-sign
 	$(tdk-say) SIGN $(call tdk-show,$@)
 	$(tdk-q)if [ ! -r '$(TA_SIGN_KEY)' ]; then \
@@ -80,7 +82,7 @@ define tdk-sign
 	$(tdk-q)if ! command -v '$(SWTEE)' >/dev/null; then \
 		echo "ta_dev_kit: cannot find the signer, swtee (not in $(tdk-dir)/bin nor in PATH); set SWTEE=/path/to/swtee" >&2; \
 		exit 1; fi
-	$(tdk-q)'$(SWTEE)' sign --key '$(TA_SIGN_KEY)' --uuid $1 $2 \
+	$(tdk-q)'$(SWTEE)' sign --key '$(TA_SIGN_KEY)' --uuid $1 $2 $(TA_SUBKEY_ARGS) \
 		--ta-version $(CFG_TA_VERSION) --in $< --out $@
 endef
 

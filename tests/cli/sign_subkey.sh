@@ -141,6 +141,20 @@ else
 	fail "the subkey-signed TA does not run: $(cat "$W/run.out") $(tail -n 3 "$W/run.log")"
 fi
 
+# The kit signs through the subkey with OP-TEE's make variables.
+make -C "$TA" TA_DEV_KIT_DIR="$KIT" O="$W/out-kit" TA_SIGN_KEY="$W/sub.pem" \
+	TA_SUBKEY_ARGS="--subkey $W/sub.bin --name \"subkey test ta\"" TA_SUBKEY_DEPS="$W/sub.bin" \
+	> "$W/build-kit.log" 2>&1 || { cat "$W/build-kit.log"; die "the kit does not sign with TA_SUBKEY_ARGS"; }
+mkdir -p "$W/kit"
+cp "$W/out-kit/$UUID.ta" "$W/kit/"
+"$SWTEE" sign --verify --key "$ROOT" --uuid "$UUID" --in "$W/kit/$UUID.ta" | grep -q "subkeys 1$" ||
+	fail "the kit's TA_SUBKEY_ARGS image is not signed through the subkey"
+if run "$W/kit" && [ "$(cat "$W/run.out")" = 92 ]; then
+	echo "ok: the kit's TA_SUBKEY_ARGS (OP-TEE's) signs through the subkey, and the TA runs"
+else
+	fail "the kit's subkey-signed TA does not run: $(cat "$W/run.out") $(tail -n 3 "$W/run.log")"
+fi
+
 # Refused by swtee sign.
 refused "a TA UUID outside the namespace" "namespace" \
 	"$SWTEE" sign --key "$W/sub.pem" --subkey "$W/sub.bin" --name "another name" \
