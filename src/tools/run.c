@@ -28,6 +28,8 @@
 #define SUPP_GRACE_MS 5000
 #define READY_SLICE_MS 50
 
+#define MAX_TA_KEYS 4
+
 struct run_opts {
 	const char *state;
 	const char *ta_paths[MAX_TA_PATHS];
@@ -39,6 +41,8 @@ struct run_opts {
 	const char *tpm;	   /* --tpm: "mssim" or "swtpm"; NULL without */
 	const char *socket_policy; /* --socket-policy FILE for swteed; NULL: loopback only */
 	const char *plugin_path;   /* --plugin-path DIR for tee-supplicant; NULL: its default */
+	const char *ta_keys[MAX_TA_KEYS]; /* --ta-key PEM for swteed, then $SWTEE_TA_KEY */
+	size_t nta_keys;
 	char **cmd;
 };
 
@@ -55,7 +59,7 @@ static void on_signal(int sig)
 static void run_usage(FILE *f)
 {
 	fprintf(f, "usage: swtee run [--state DIR] [--ta-path DIR]... [--socket-policy FILE]\n"
-		   "                 [--plugin-path DIR] [-v]\n"
+		   "                 [--plugin-path DIR] [--ta-key PEM]... [-v]\n"
 		   "                 -- CMD [ARGS...]\n"
 		   "  Starts a private TEE (swteed and tee-supplicant), runs CMD against it\n"
 		   "  (SWTEE_SOCKET is set for CMD), stops the TEE and exits with CMD's status.\n"
@@ -88,6 +92,9 @@ static void run_usage(FILE *f)
 		   "                  tee-supplicant loads its plugins from DIR/*.plugin\n"
 		   "                  (tee-supplicant -p; default: the installed\n"
 		   "                  lib/swtee/plugins; docs/ta-development.md)\n"
+		   "  --ta-key PEM    also trust TAs signed with this RSA key (public or\n"
+		   "                  private PEM; swteed --ta-key), up to 4; with none,\n"
+		   "                  $SWTEE_TA_KEY if set\n"
 		   "  -v              verbose TEE log (repeat for debug)\n");
 }
 
@@ -225,6 +232,7 @@ static int parse(int argc, char **argv, struct run_opts *o)
 	    {"tpm", optional_argument, NULL, 'T'},
 	    {"socket-policy", required_argument, NULL, 'P'},
 	    {"plugin-path", required_argument, NULL, 'G'},
+	    {"ta-key", required_argument, NULL, 'K'},
 	    {"verbose", no_argument, NULL, 'v'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
@@ -276,6 +284,13 @@ static int parse(int argc, char **argv, struct run_opts *o)
 		case 'G':
 			o->plugin_path = optarg;
 			break;
+		case 'K':
+			if (o->nta_keys >= MAX_TA_KEYS) {
+				fprintf(stderr, "swtee run: at most %d --ta-key\n", MAX_TA_KEYS);
+				return -1;
+			}
+			o->ta_keys[o->nta_keys++] = optarg;
+			break;
 		case 'v':
 			o->verbose++;
 			break;
@@ -295,6 +310,8 @@ static int parse(int argc, char **argv, struct run_opts *o)
 		fprintf(stderr, "swtee run: --debug-wrapper needs --debug-ta\n");
 		return -1;
 	}
+	if (!o->nta_keys && getenv("SWTEE_TA_KEY") && *getenv("SWTEE_TA_KEY"))
+		o->ta_keys[o->nta_keys++] = getenv("SWTEE_TA_KEY");
 	o->cmd = argv + optind;
 	return 0;
 }
@@ -521,7 +538,7 @@ int swtee_run_main(int argc, char **argv)
 	snprintf(fdarg, sizeof(fdarg), "%d", pfd[1]);
 	{
 		/* Room for the options added below and the NULL after them. */
-		char *argv_core[16] = {
+		char *argv_core[16 + 2 * MAX_TA_KEYS] = {
 		    core_bin,  "-s",
 		    sock,      "--supplicant-socket",
 		    supp_sock, "--secure-dir",
@@ -533,6 +550,10 @@ int swtee_run_main(int argc, char **argv)
 		if (o.socket_policy) {
 			argv_core[n++] = "--socket-policy";
 			argv_core[n++] = (char *)o.socket_policy;
+		}
+		for (size_t i = 0; i < o.nta_keys; i++) {
+			argv_core[n++] = "--ta-key";
+			argv_core[n++] = (char *)o.ta_keys[i];
 		}
 		if (o.verbose > 1)
 			argv_core[n++] = "-v";
