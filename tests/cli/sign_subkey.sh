@@ -120,7 +120,12 @@ int main(void)
 	return 0;
 }
 C
-cc -o "$W/client" "$W/client.c" -I"$EXPORT/include" -L"$EXPORT/lib" -lteec \
+# An AddressSanitizer build's libteec carries the ASan runtime, which must
+# come first: the client is built with it too.
+asan=""
+readelf -d "$B/lib/swtee/swtee-ta-host" | grep -q libasan && asan=-fsanitize=address
+# shellcheck disable=SC2086 # $asan is empty or one flag
+cc $asan -o "$W/client" "$W/client.c" -I"$EXPORT/include" -L"$EXPORT/lib" -lteec \
 	-Wl,-rpath,"$EXPORT/lib" || die "the client does not build"
 
 # run DIR: the client against a private TEE whose TA path is DIR; the
