@@ -237,6 +237,7 @@ static int parse(int argc, char **argv, struct run_opts *o)
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
+	const char *env_key = NULL;
 	int opt = 0;
 
 	optind = 1;
@@ -310,8 +311,9 @@ static int parse(int argc, char **argv, struct run_opts *o)
 		fprintf(stderr, "swtee run: --debug-wrapper needs --debug-ta\n");
 		return -1;
 	}
-	if (!o->nta_keys && getenv("SWTEE_TA_KEY") && *getenv("SWTEE_TA_KEY"))
-		o->ta_keys[o->nta_keys++] = getenv("SWTEE_TA_KEY");
+	env_key = getenv("SWTEE_TA_KEY");
+	if (!o->nta_keys && env_key && *env_key)
+		o->ta_keys[o->nta_keys++] = env_key;
 	o->cmd = argv + optind;
 	return 0;
 }

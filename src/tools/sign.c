@@ -576,36 +576,41 @@ static void chain_free(struct chain_file *c)
 
 static int chain_load(const char *path, const char *name, struct chain_file *c)
 {
-	int rc = -1;
 	char why[256] = "";
 	uint8_t padded[SHDR_MAX_SUBKEY_NAME + 1] = {0};
 	size_t name_len = name ? strlen(name) : 0;
 
+	uint8_t *data = NULL;
+	size_t len = 0;
+
 	memset(c, 0, sizeof(*c));
-	if (file_read(path, SIGN_MAX_SUBKEY_FILE, &c->data, &c->len))
-		goto out;
-	if (ta_subkey_chain_parse(c->data, c->len, &c->last, &c->count, &c->key, why,
-				  sizeof(why))) {
+	if (file_read(path, SIGN_MAX_SUBKEY_FILE, &data, &len))
+		return -1;
+	if (ta_subkey_chain_parse(data, len, &c->last, &c->count, &c->key, why, sizeof(why))) {
 		sign_err("%s: %s", path, why);
-		goto out;
+		goto fail;
 	}
 	if (name_len > c->last.name_size) {
 		sign_err("--name of %zu bytes, but %s allows %" PRIu32 "%s", name_len, path,
 			 c->last.name_size,
 			 c->last.name_size ? "" : " (an identity subkey: give no --name)");
-		goto out;
+		goto fail;
 	}
 	if (name_len)
-		memcpy(padded, name, name_len);
+		memcpy(padded, name, name_len + 1); /* name_len < sizeof(padded) */
 	if (ta_subkey_next_uuid(&c->last.uuid, padded, c->last.name_size, &c->ns)) {
 		sign_err("%s: cannot compute the namespace UUID", path);
-		goto out;
+		goto fail;
 	}
-	rc = 0;
-out:
-	if (rc)
-		chain_free(c);
-	return rc;
+	/* Set last: the analyzer takes the calls above as rewriting all of *c. */
+	c->data = data;
+	c->len = len;
+	return 0;
+fail:
+	EVP_PKEY_free(c->key);
+	free(data);
+	memset(c, 0, sizeof(*c));
+	return -1;
 }
 
 /* Whether key (a private key) is the one that signs for the chain's last subkey. */

@@ -191,8 +191,8 @@ static int chain_prefix(const uint8_t *chain, size_t len, const char *name, uint
 		goto out;
 	}
 	memcpy(p, chain, len);
-	if (name_len)
-		memcpy(p + len, name, name_len);
+	if (name_len) /* with its NUL: name_len <= name_size, and p has one byte more */
+		memcpy(p + len, name, name_len + 1);
 	if (ta_subkey_next_uuid(&last->uuid, p + len, last->name_size, ns)) {
 		ta_image_set_why(why, whylen, "cannot compute the subkey's namespace");
 		goto out;
