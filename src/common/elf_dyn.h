@@ -11,6 +11,8 @@
 #include <stdint.h>
 
 #define ELF_DYN_NAME_MAX 256
+/* The most DT_NEEDED entries an object may have; more is refused as malformed. */
+#define ELF_DYN_NEEDED_MAX 32
 
 struct elf_needed {
 	char name[ELF_DYN_NAME_MAX]; /* NUL-terminated */

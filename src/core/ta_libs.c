@@ -14,8 +14,6 @@
 #include "elf_dyn.h"
 #include "log.h"
 
-#define NEEDED_MAX 32
-
 static bool listed(const struct ta_libs *l, const struct swtee_uuid *u)
 {
 	for (size_t i = 0; i < l->n; i++)
@@ -31,8 +29,8 @@ static bool listed(const struct ta_libs *l, const struct swtee_uuid *u)
 static uint32_t visit(struct core *c, const char *ta, int fd, struct ta_libs *l,
 		      struct swtee_uuid *path, size_t depth)
 {
-	struct elf_needed need[NEEDED_MAX];
-	int n = elf_needed_list(fd, need, NEEDED_MAX);
+	struct elf_needed need[ELF_DYN_NEEDED_MAX];
+	int n = elf_needed_list(fd, need, ELF_DYN_NEEDED_MAX);
 	char name[SWTEE_UUID_STR_LEN];
 
 	if (n < 0) {
@@ -53,7 +51,8 @@ static uint32_t visit(struct core *c, const char *ta, int fd, struct ta_libs *l,
 					  name);
 				return TEEC_ERROR_BAD_FORMAT;
 			}
-		if (l->n == PROTO_LIBS_MAX) {
+		/* Those listed, those being visited (path) and this one are all distinct. */
+		if (l->n + depth + 1 > PROTO_LIBS_MAX) {
 			log_error("TA %s: needs more than %d TA libraries (%s is one too many)", ta,
 				  PROTO_LIBS_MAX, name);
 			return TEEC_ERROR_OUT_OF_MEMORY;

@@ -107,8 +107,8 @@ static int preload(const char *lib)
  */
 static int needs_asan(int fd, char *name, size_t n)
 {
-	struct elf_needed need[PROTO_LIBS_MAX + 8];
-	int count = elf_needed_list(fd, need, sizeof(need) / sizeof(need[0]));
+	struct elf_needed need[ELF_DYN_NEEDED_MAX];
+	int count = elf_needed_list(fd, need, ELF_DYN_NEEDED_MAX);
 
 	for (int i = 0; i < count; i++)
 		if (!strncmp(need[i].name, "libasan.so", 10) && need[i].len < n) {

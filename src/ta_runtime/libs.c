@@ -26,7 +26,6 @@
 #include "log.h"
 #include "runtime.h"
 
-#define NEEDED_MAX 32
 #define COPY_CHUNK (64 * 1024)
 
 static bool locked;	     /* the TA is loaded: dlopen finds, never loads */
@@ -70,8 +69,8 @@ static const char *relink(int *fd, const char *what, const struct swtee_uuid *uu
 			  const int *lib_fd, size_t n)
 {
 	static char err[128];
-	struct elf_needed need[NEEDED_MAX];
-	int count = elf_needed_list(*fd, need, NEEDED_MAX);
+	struct elf_needed need[ELF_DYN_NEEDED_MAX];
+	int count = elf_needed_list(*fd, need, ELF_DYN_NEEDED_MAX);
 	int out = -1;
 
 	if (count < 0)

@@ -114,8 +114,7 @@
 		__typeof__(v) __ru_mask = (__typeof__(v))(size)-1;                                 \
                                                                                                    \
 		ADD_OVERFLOW((v), __ru_mask, &__ru_tmp)                                            \
-		    ? 1                                                                            \
-		    : ((void)(*(res) = __ru_tmp & ~__ru_mask), 0);                                 \
+		? 1 : ((void)(*(res) = __ru_tmp & ~__ru_mask), 0);                                 \
 	}))
 #define ROUNDUP_OVERFLOW_VAR(v, size, res) ROUNDUP_OVERFLOW(v, size, res)
 

@@ -31,8 +31,9 @@
 #define TA_PLUGIN_ARG_EMPTY_BUF 1u /* buf non-NULL, len 0 */
 #define TA_PLUGIN_ARG_NULL_BUF 2u  /* buf NULL, len the memref's size */
 #define TA_PLUGIN_ARG_NO_OUTLEN 4u /* outlen NULL */
-#define TA_PLUGIN_ARG_VIA_PTA 8u   /* through the system pseudo-TA (PTA_SYSTEM_SUPP_PLUGIN_INVOKE) \
-				    */
+#define TA_PLUGIN_ARG_VIA_PTA                                                                      \
+	8u /* through the system pseudo-TA (PTA_SYSTEM_SUPP_PLUGIN_INVOKE)                         \
+	    */
 /* [2].b: the plugin called */
 #define TA_PLUGIN_TARGET_TEST 0	    /* TEST_PLUGIN_UUID */
 #define TA_PLUGIN_TARGET_BAD_INIT 1 /* TEST_PLUGIN_BAD_INIT_UUID */
