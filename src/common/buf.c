@@ -68,50 +68,68 @@ bool buf_get_sub(struct buf_reader *r, struct buf_reader *sub, size_t n)
 	return true;
 }
 
-static bool get_le(struct buf_reader *r, uint64_t *v, size_t n)
+/*
+ * The n-byte unsigned integer at the reader, little- or big-endian, into the
+ * n-byte *v (0 when short): n is sizeof(*v) of each caller's own type.
+ */
+static bool get_int(struct buf_reader *r, void *v, size_t n, bool big)
 {
 	const uint8_t *p = NULL;
 	uint64_t x = 0;
+	bool ok = buf_get_ptr(r, &p, n);
 
-	*v = 0;
-	if (!buf_get_ptr(r, &p, n))
-		return false;
-	for (size_t i = 0; i < n; i++)
-		x |= (uint64_t)p[i] << (8 * i);
-	*v = x;
-	return true;
+	for (size_t i = 0; ok && i < n; i++)
+		x |= (uint64_t)p[i] << (8 * (big ? n - 1 - i : i));
+	switch (n) {
+	case 1:
+		*(uint8_t *)v = (uint8_t)x;
+		break;
+	case 2:
+		*(uint16_t *)v = (uint16_t)x;
+		break;
+	case 4:
+		*(uint32_t *)v = (uint32_t)x;
+		break;
+	default:
+		*(uint64_t *)v = x;
+		break;
+	}
+	return ok;
 }
 
 bool buf_get_u8(struct buf_reader *r, uint8_t *v)
 {
-	uint64_t x = 0;
-	bool ok = get_le(r, &x, 1);
-
-	*v = (uint8_t)x;
-	return ok;
+	return get_int(r, v, sizeof(*v), false);
 }
 
 bool buf_get_u16(struct buf_reader *r, uint16_t *v)
 {
-	uint64_t x = 0;
-	bool ok = get_le(r, &x, 2);
-
-	*v = (uint16_t)x;
-	return ok;
+	return get_int(r, v, sizeof(*v), false);
 }
 
 bool buf_get_u32(struct buf_reader *r, uint32_t *v)
 {
-	uint64_t x = 0;
-	bool ok = get_le(r, &x, 4);
-
-	*v = (uint32_t)x;
-	return ok;
+	return get_int(r, v, sizeof(*v), false);
 }
 
 bool buf_get_u64(struct buf_reader *r, uint64_t *v)
 {
-	return get_le(r, v, 8);
+	return get_int(r, v, sizeof(*v), false);
+}
+
+bool buf_get_be16(struct buf_reader *r, uint16_t *v)
+{
+	return get_int(r, v, sizeof(*v), true);
+}
+
+bool buf_get_be32(struct buf_reader *r, uint32_t *v)
+{
+	return get_int(r, v, sizeof(*v), true);
+}
+
+bool buf_get_be64(struct buf_reader *r, uint64_t *v)
+{
+	return get_int(r, v, sizeof(*v), true);
 }
 
 void buf_writer_init(struct buf_writer *w, void *p, size_t cap)
@@ -134,33 +152,48 @@ bool buf_put_bytes(struct buf_writer *w, const void *src, size_t n)
 	return true;
 }
 
-static bool put_le(struct buf_writer *w, uint64_t v, size_t n)
+static bool put_int(struct buf_writer *w, uint64_t v, size_t n, bool big)
 {
 	uint8_t b[8];
 
 	for (size_t i = 0; i < n; i++)
-		b[i] = (uint8_t)(v >> (8 * i));
+		b[i] = (uint8_t)(v >> (8 * (big ? n - 1 - i : i)));
 	return buf_put_bytes(w, b, n);
 }
 
 bool buf_put_u8(struct buf_writer *w, uint8_t v)
 {
-	return put_le(w, v, 1);
+	return put_int(w, v, sizeof(v), false);
 }
 
 bool buf_put_u16(struct buf_writer *w, uint16_t v)
 {
-	return put_le(w, v, 2);
+	return put_int(w, v, sizeof(v), false);
 }
 
 bool buf_put_u32(struct buf_writer *w, uint32_t v)
 {
-	return put_le(w, v, 4);
+	return put_int(w, v, sizeof(v), false);
 }
 
 bool buf_put_u64(struct buf_writer *w, uint64_t v)
 {
-	return put_le(w, v, 8);
+	return put_int(w, v, sizeof(v), false);
+}
+
+bool buf_put_be16(struct buf_writer *w, uint16_t v)
+{
+	return put_int(w, v, sizeof(v), true);
+}
+
+bool buf_put_be32(struct buf_writer *w, uint32_t v)
+{
+	return put_int(w, v, sizeof(v), true);
+}
+
+bool buf_put_be64(struct buf_writer *w, uint64_t v)
+{
+	return put_int(w, v, sizeof(v), true);
 }
 
 size_t buf_written(const struct buf_writer *w)

@@ -37,6 +37,13 @@ bool buf_get_u8(struct buf_reader *r, uint8_t *v);
 bool buf_get_u16(struct buf_reader *r, uint16_t *v); /* little-endian */
 bool buf_get_u32(struct buf_reader *r, uint32_t *v); /* little-endian */
 bool buf_get_u64(struct buf_reader *r, uint64_t *v); /* little-endian */
+/*
+ * Big-endian (network order: TPM 2.0 and its transports). Like every get,
+ * a short read fails, leaves the reader failed and *v at 0.
+ */
+bool buf_get_be16(struct buf_reader *r, uint16_t *v);
+bool buf_get_be32(struct buf_reader *r, uint32_t *v);
+bool buf_get_be64(struct buf_reader *r, uint64_t *v);
 bool buf_get_bytes(struct buf_reader *r, void *dst, size_t n);
 /* Points *p at the next n bytes without copying them. */
 bool buf_get_ptr(struct buf_reader *r, const uint8_t **p, size_t n);
@@ -49,6 +56,9 @@ bool buf_put_u8(struct buf_writer *w, uint8_t v);
 bool buf_put_u16(struct buf_writer *w, uint16_t v);
 bool buf_put_u32(struct buf_writer *w, uint32_t v);
 bool buf_put_u64(struct buf_writer *w, uint64_t v);
+bool buf_put_be16(struct buf_writer *w, uint16_t v);
+bool buf_put_be32(struct buf_writer *w, uint32_t v);
+bool buf_put_be64(struct buf_writer *w, uint64_t v);
 bool buf_put_bytes(struct buf_writer *w, const void *src, size_t n);
 /* Bytes written so far, or 0 after a failure. */
 size_t buf_written(const struct buf_writer *w);
