@@ -464,8 +464,14 @@ int bench_measure(const struct bench_pair *p, struct bench_result *r)
 	r->baseline_value = base.best;
 	r->has_baseline_p50 = true;
 	r->baseline_p50 = bench_percentile(&base.all, 50);
+	r->has_baseline_p90 = true;
+	r->baseline_p90 = bench_percentile(&base.all, 90);
 	r->has_target = p->target > 0;
 	r->target = p->target;
+	r->has_target_p50 = p->target_p50 > 0;
+	r->target_p50 = p->target_p50;
+	r->has_target_p90 = p->target_p90 > 0;
+	r->target_p90 = p->target_p90;
 	bench_measure_spread(r, &sw, &base);
 	ret = 0;
 out:
@@ -496,14 +502,28 @@ double bench_p50_ratio(const struct bench_result *r)
 	return r->p50 / r->baseline_p50;
 }
 
+double bench_p90_ratio(const struct bench_result *r)
+{
+	if (!r->has_percentiles || !r->has_baseline_p90 || !(r->p90 > 0) || !(r->baseline_p90 > 0))
+		return NAN;
+	if (r->higher_is_better)
+		return r->baseline_p90 / r->p90;
+	return r->p90 / r->baseline_p90;
+}
+
 const char *bench_verdict(const struct bench_result *r)
 {
 	double ratio = bench_cost_ratio(r);
 	bool over = false;
 
-	if (r->skipped || (!r->has_target && !r->has_target_value))
+	if (r->skipped ||
+	    (!r->has_target && !r->has_target_value && !r->has_target_p50 && !r->has_target_p90))
 		return NULL;
 	if (r->has_target && !(ratio <= r->target))
+		over = true;
+	if (r->has_target_p50 && !(bench_p50_ratio(r) <= r->target_p50))
+		over = true;
+	if (r->has_target_p90 && !(bench_p90_ratio(r) <= r->target_p90))
 		over = true;
 	if (r->has_target_value) {
 		if (r->higher_is_better ? !(r->value >= r->target_value)
@@ -596,8 +616,16 @@ static void bench_json_fields(FILE *f, const struct bench_entry *e)
 		json_field_number(f, "baseline_p50", r->baseline_p50);
 		json_field_number(f, "cost_ratio_p50", bench_p50_ratio(r));
 	}
+	if (r->has_baseline_p90) {
+		json_field_number(f, "baseline_p90", r->baseline_p90);
+		json_field_number(f, "cost_ratio_p90", bench_p90_ratio(r));
+	}
 	if (r->has_target)
 		json_field_number(f, "target", r->target);
+	if (r->has_target_p50)
+		json_field_number(f, "target_p50", r->target_p50);
+	if (r->has_target_p90)
+		json_field_number(f, "target_p90", r->target_p90);
 	if (r->has_target_value)
 		json_field_number(f, "target_value", r->target_value);
 	if (verdict)
@@ -645,7 +673,7 @@ void bench_json_results(FILE *f, const struct bench_run *run, const char *indent
 
 /* ---- tables ---- */
 
-#define BENCH_COLS 8	   /* group, then the columns of issue 10, then p50_ratio */
+#define BENCH_COLS 9	   /* group, the columns of issue 10, p50_ratio, p90_ratio */
 #define BENCH_CELL_MAX 192 /* holds the longest cell table_row makes */
 
 /* Whole numbers print whole; others with two decimals. */
@@ -664,6 +692,44 @@ static void table_ratio(char *out, size_t n, double v)
 	if (isfinite(v))
 		snprintf(out, n, "%.2f", v);
 	else
+		snprintf(out, n, "-");
+}
+
+/* Appends text to the n-byte cell out, after a ", " when out holds some already. */
+static void table_append(char *out, size_t n, const char *text)
+{
+	size_t len = strlen(out);
+
+	if (len + 1 < n)
+		snprintf(out + len, n - len, "%s%s", len ? ", " : "", text);
+}
+
+/* The targets r carries, "-" when none: "<= 1.50, p50 <= 1.50, p90 <= 2.00". */
+static void table_targets(const struct bench_result *r, char *out, size_t n)
+{
+	char num[32];
+	char part[64];
+
+	out[0] = '\0';
+	if (r->has_target) {
+		snprintf(part, sizeof(part), "<= %.2f", r->target);
+		table_append(out, n, part);
+	}
+	if (r->has_target_value) {
+		table_number(num, sizeof(num), r->target_value);
+		snprintf(part, sizeof(part), "%s %s %s", r->higher_is_better ? ">=" : "<=", num,
+			 r->unit);
+		table_append(out, n, part);
+	}
+	if (r->has_target_p50) {
+		snprintf(part, sizeof(part), "p50 <= %.2f", r->target_p50);
+		table_append(out, n, part);
+	}
+	if (r->has_target_p90) {
+		snprintf(part, sizeof(part), "p90 <= %.2f", r->target_p90);
+		table_append(out, n, part);
+	}
+	if (!out[0])
 		snprintf(out, n, "-");
 }
 
@@ -689,21 +755,10 @@ static void table_row(const struct bench_entry *e, char cell[BENCH_COLS][BENCH_C
 		snprintf(cell[3], BENCH_CELL_MAX, "-");
 		snprintf(cell[4], BENCH_CELL_MAX, "-");
 	}
-	if (r->has_target && r->has_target_value) {
-		table_number(num, sizeof(num), r->target_value);
-		snprintf(cell[5], BENCH_CELL_MAX, "<= %.2f, %s %s %s", r->target,
-			 r->higher_is_better ? ">=" : "<=", num, r->unit);
-	} else if (r->has_target) {
-		snprintf(cell[5], BENCH_CELL_MAX, "<= %.2f", r->target);
-	} else if (r->has_target_value) {
-		table_number(num, sizeof(num), r->target_value);
-		snprintf(cell[5], BENCH_CELL_MAX, "%s %s %s",
-			 r->higher_is_better ? ">=" : "<=", num, r->unit);
-	} else {
-		snprintf(cell[5], BENCH_CELL_MAX, "-");
-	}
+	table_targets(r, cell[5], BENCH_CELL_MAX);
 	snprintf(cell[6], BENCH_CELL_MAX, "%s", verdict ? verdict : "-");
 	table_ratio(cell[7], BENCH_CELL_MAX, bench_p50_ratio(r));
+	table_ratio(cell[8], BENCH_CELL_MAX, bench_p90_ratio(r));
 }
 
 /* Whether an entry goes to the common table (its group has no table of its own). */
@@ -765,7 +820,8 @@ static int bench_print_group_tables(FILE *f, const struct bench_run *run)
 static void bench_print_rows(FILE *f, const struct bench_run *run, bool all, bool group_col)
 {
 	static const char *const head[BENCH_COLS] = {
-	    "group", "case", "swtee", "baseline", "cost_ratio", "target", "verdict", "p50_ratio",
+	    "group",  "case",	 "swtee",     "baseline",  "cost_ratio",
+	    "target", "verdict", "p50_ratio", "p90_ratio",
 	};
 	char cell[BENCH_COLS][BENCH_CELL_MAX];
 	int width[BENCH_COLS] = {0};
@@ -798,12 +854,13 @@ static void bench_print_rows(FILE *f, const struct bench_run *run, bool all, boo
 				k < BENCH_COLS - 1 ? "  " : "\n");
 	}
 	if (timed)
-		fputs("\nTimes are the median of each side's best block; every block talks to a\n"
-		      "new partner process, so the best is each side at its best CPU placement.\n"
-		      "cost_ratio: swtee's cost over the baseline's, measured in the same run\n"
-		      "(1.00 = as cheap; lower is better). p50_ratio: the same over the medians\n"
-		      "of all samples, placement costs included.\n",
-		      f);
+		fputs(
+		    "\nTimes are the median of each side's best block; every block talks to a\n"
+		    "new partner process, so the best is each side at its best CPU placement.\n"
+		    "cost_ratio: swtee's cost over the baseline's, measured in the same run\n"
+		    "(1.00 = as cheap; lower is better). p50_ratio, p90_ratio: the same over\n"
+		    "the medians and 90th percentiles of all samples, placement costs included.\n",
+		    f);
 }
 
 /*

@@ -115,8 +115,19 @@ struct bench_result {
 	double baseline_value; /* taken as value was, in unit */
 	bool has_baseline_p50;
 	double baseline_p50; /* over all of the baseline's samples, in unit */
+	bool has_baseline_p90;
+	double baseline_p90; /* the same at the 90th percentile */
 	bool has_target;
 	double target; /* the highest acceptable cost ratio */
+	/*
+	 * Optional: the highest acceptable p50 over baseline_p50 and p90 over
+	 * baseline_p90 (bench_p50_ratio, bench_p90_ratio); the verdict is "ok"
+	 * only when every target the result carries is met.
+	 */
+	bool has_target_p50;
+	double target_p50;
+	bool has_target_p90;
+	double target_p90;
 	bool has_target_value;
 	double target_value;		    /* the worst acceptable value, in unit */
 	bool skipped;			    /* not measured; value is NAN */
@@ -232,6 +243,8 @@ struct bench_pair {
 	size_t warmup;	   /* unmeasured iterations on each side first */
 	size_t blocks;	   /* alternating blocks of each side; 0 for BENCH_BLOCKS */
 	double target;	   /* highest acceptable cost ratio; 0 for none */
+	double target_p50; /* highest acceptable ratio of the all-sample medians; 0 for none */
+	double target_p90; /* the same of the 90th percentiles; 0 for none */
 };
 
 /*
@@ -248,7 +261,7 @@ struct bench_pair {
  * each block brings its own partner process, the best block is each side
  * at its best placement, which compares. The median and percentiles over
  * all samples, placement costs included, are reported beside it (p50,
- * baseline_p50), with the distribution of each side (quantiles). The
+ * p90, baseline_p50, baseline_p90), with the distribution of each side (quantiles). The
  * spread is how far the second-best block of either side lies from its
  * best, relative to it: how much the best could move in another run.
  * Returns 0 or -1.

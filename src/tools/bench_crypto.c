@@ -480,6 +480,7 @@ static void crypto_throughput(struct bench_result *r, const struct bench_result 
 	r->p99 = crypto_kbs(size, t->p99);
 	r->baseline_value = crypto_kbs(size, t->baseline_value);
 	r->baseline_p50 = crypto_kbs(size, t->baseline_p50);
+	r->baseline_p90 = crypto_kbs(size, t->baseline_p90);
 	r->has_target = false;
 }
 

@@ -270,6 +270,7 @@ static void ecdsa_ops(struct bench_result *r, const struct bench_result *t, cons
 	r->p99 = t->p99 > 0 ? 1e6 / t->p99 : NAN;
 	r->baseline_value = t->baseline_value > 0 ? 1e6 / t->baseline_value : NAN;
 	r->baseline_p50 = t->baseline_p50 > 0 ? 1e6 / t->baseline_p50 : NAN;
+	r->baseline_p90 = t->baseline_p90 > 0 ? 1e6 / t->baseline_p90 : NAN;
 }
 
 int bench_crypto_ecdsa_run(struct bench_ctx *ctx)

@@ -110,6 +110,9 @@ double bench_cost_ratio(const struct bench_result *r);
 /* The same over the medians of all samples; NAN without them. */
 double bench_p50_ratio(const struct bench_result *r);
 
+/* The same over the 90th percentiles of all samples; NAN without them. */
+double bench_p90_ratio(const struct bench_result *r);
+
 /* "ok" or "over" against the targets r carries; NULL without one, or when skipped. */
 const char *bench_verdict(const struct bench_result *r);
 

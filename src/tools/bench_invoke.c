@@ -1,13 +1,16 @@
 /*
  * swtee bench groups "invoke" and "session": a no-op invoke against a raw
- * Unix socket round trip between two processes, and a session that creates
- * a TA instance against spawning a process that does nothing.
+ * Unix socket round trip between two processes, every way a client hands a
+ * TA a buffer against the no-op invoke, and a session that creates a TA
+ * instance against spawning a process that does nothing.
  */
 #include <errno.h>
+#include <math.h>
 #include <spawn.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -17,6 +20,15 @@
 #include "ta_basic.h"
 
 #define INVOKE_ITERATIONS 20000
+/* Calls per side of each parameter shape, as issue 19 measured them; fewer at 1 MiB. */
+#define SHAPE_ITERATIONS 3000
+#define SHAPE_ITERATIONS_LARGE 1000
+#define SHAPE_LARGE (1024 * 1024)
+#define SHAPE_BLOCKS 20
+/* Issue 19's targets for every shape up to 64 KiB, against the no-op invoke. */
+#define SHAPE_TARGET_P50 1.5
+#define SHAPE_TARGET_P90 2.0
+#define SHAPE_TARGET_MAX_SIZE (64 * 1024)
 #define SESSION_ITERATIONS 2000
 /* The sizes of libteec's no-op invoke request and of the TA's reply on the wire. */
 #define PINGPONG_REQUEST 116
@@ -203,29 +215,292 @@ out:
 	return ret;
 }
 
+/* ---- parameter shapes ---- */
+
+/* The ways a client hands the TA one buffer, as issue 19's table lists them. */
+enum shape {
+	SHAPE_TMPREF,	     /* a temporary memref of client memory */
+	SHAPE_SHM_ONCE,	     /* TEEC_AllocateSharedMemory once, passed whole */
+	SHAPE_ALLOC_CALL,    /* Allocate + invoke + Release on every call */
+	SHAPE_REGISTER_CALL, /* Register + invoke + Release on every call */
+	SHAPE_PARTIAL_ONCE,  /* TEEC_RegisterSharedMemory once, a partial memref */
+	SHAPE_COUNT,
+};
+
+static const char *const shape_names[SHAPE_COUNT] = {
+    [SHAPE_TMPREF] = "invoke_tmpref",
+    [SHAPE_SHM_ONCE] = "invoke_shm_once",
+    [SHAPE_ALLOC_CALL] = "invoke_shm_alloc_call",
+    [SHAPE_REGISTER_CALL] = "invoke_shm_register_call",
+    [SHAPE_PARTIAL_ONCE] = "invoke_shm_partial_once",
+};
+
+static const struct {
+	size_t size;
+	const char *tag; /* the case name's size token (bench_plot_sweep_name) */
+} shape_sizes[] = {
+    {32, "32"},
+    {4 * 1024, "4k"},
+    {64 * 1024, "64k"},
+    {SHAPE_LARGE, "1m"},
+};
+
+#define SHAPE_NSIZES (sizeof(shape_sizes) / sizeof(shape_sizes[0]))
+
+struct shape_arg {
+	TEEC_Context *teec;
+	enum shape shape;
+	size_t size;
+	uint8_t *buf; /* size bytes of client memory: temporary and registered shapes */
+};
+
+/* A buffer the client owns, shared for as long as a block runs, or per call. */
+static TEEC_Result shape_shm_get(const struct shape_arg *a, TEEC_SharedMemory *shm, bool registered)
+{
+	memset(shm, 0, sizeof(*shm));
+	shm->size = a->size;
+	shm->flags = TEEC_MEM_INPUT | TEEC_MEM_OUTPUT;
+	if (!registered)
+		return TEEC_AllocateSharedMemory(a->teec, shm);
+	shm->buffer = a->buf;
+	return TEEC_RegisterSharedMemory(a->teec, shm);
+}
+
+/* One call of the shape; once is the block's shared memory when the shape keeps one. */
+static TEEC_Result shape_call(const struct shape_arg *a, TEEC_Session *sess,
+			      TEEC_SharedMemory *once, uint32_t *origin)
+{
+	TEEC_SharedMemory shm;
+	TEEC_Operation op;
+	TEEC_Result res = TEEC_SUCCESS;
+	uint32_t t0 = TEEC_MEMREF_WHOLE;
+
+	memset(&op, 0, sizeof(op));
+	switch (a->shape) {
+	case SHAPE_TMPREF:
+		t0 = TEEC_MEMREF_TEMP_INOUT;
+		op.params[0].tmpref.buffer = a->buf;
+		op.params[0].tmpref.size = a->size;
+		break;
+	case SHAPE_SHM_ONCE:
+		op.params[0].memref.parent = once;
+		break;
+	case SHAPE_PARTIAL_ONCE:
+		t0 = TEEC_MEMREF_PARTIAL_INOUT;
+		op.params[0].memref.parent = once;
+		op.params[0].memref.size = a->size;
+		break;
+	case SHAPE_ALLOC_CALL:
+	case SHAPE_REGISTER_CALL:
+		*origin = TEEC_ORIGIN_API;
+		res = shape_shm_get(a, &shm, a->shape == SHAPE_REGISTER_CALL);
+		if (res)
+			return res;
+		if (a->shape == SHAPE_ALLOC_CALL)
+			((uint8_t *)shm.buffer)[0] = 1; /* what a client fills in */
+		op.params[0].memref.parent = &shm;
+		break;
+	default:
+		return TEEC_ERROR_BAD_PARAMETERS;
+	}
+	op.paramTypes = TEEC_PARAM_TYPES(t0, TEEC_NONE, TEEC_NONE, TEEC_NONE);
+	res = TEEC_InvokeCommand(sess, TA_BASIC_CMD_TOUCH, &op, origin);
+	if (a->shape == SHAPE_ALLOC_CALL || a->shape == SHAPE_REGISTER_CALL)
+		TEEC_ReleaseSharedMemory(&shm);
+	return res;
+}
+
+/* n timed calls of one shape on a session (and TA instance) of the block's own. */
+static int shape_loop(void *arg, size_t n, struct bench_samples *s)
+{
+	const struct shape_arg *a = arg;
+	TEEC_SharedMemory once;
+	TEEC_Session sess;
+	TEEC_Result res = TEEC_SUCCESS;
+	uint32_t origin = 0;
+	bool sess_open = false;
+	bool once_live = false;
+	double t0 = 0;
+	double t1 = 0;
+	size_t i = 0;
+	int ret = -1;
+
+	res = bench_open_basic(a->teec, &sess, &origin);
+	if (res != TEEC_SUCCESS) {
+		bench_teec_error("opening a session to the basic test TA", res, origin);
+		goto out;
+	}
+	sess_open = true;
+	if (a->shape == SHAPE_SHM_ONCE || a->shape == SHAPE_PARTIAL_ONCE) {
+		origin = TEEC_ORIGIN_API;
+		res = shape_shm_get(a, &once, a->shape == SHAPE_PARTIAL_ONCE);
+		if (res)
+			goto invoke_error;
+		once_live = true;
+	}
+	for (i = 0; i < BLOCK_PRIME; i++) {
+		res = shape_call(a, &sess, &once, &origin);
+		if (res != TEEC_SUCCESS)
+			goto invoke_error;
+	}
+	for (i = 0; i < n; i++) {
+		t0 = bench_now_us();
+		res = shape_call(a, &sess, &once, &origin);
+		t1 = bench_now_us();
+		if (res != TEEC_SUCCESS)
+			goto invoke_error;
+		if (bench_samples_add(s, t1 - t0))
+			goto out;
+	}
+	ret = 0;
+	goto out;
+invoke_error:
+	bench_teec_error(shape_names[a->shape], res, origin);
+out:
+	if (once_live)
+		TEEC_ReleaseSharedMemory(&once);
+	if (sess_open)
+		TEEC_CloseSession(&sess);
+	return ret;
+}
+
+/* Every shape at every size, each against the no-op invoke in the same run. */
+static int bench_shapes_run(struct bench_ctx *ctx)
+{
+	struct shape_arg a = {.teec = bench_teec(ctx)};
+	char name[BENCH_NAME_MAX];
+	size_t k = 0;
+	int ret = -1;
+
+	a.buf = aligned_alloc(4096, SHAPE_LARGE);
+	if (!a.buf) {
+		fprintf(stderr, "swtee bench: out of memory\n");
+		return -1;
+	}
+	memset(a.buf, 0x5a, SHAPE_LARGE);
+	for (k = 0; k < SHAPE_NSIZES; k++) {
+		size_t size = shape_sizes[k].size;
+		size_t n = bench_iterations(ctx, size >= SHAPE_LARGE ? SHAPE_ITERATIONS_LARGE
+								     : SHAPE_ITERATIONS);
+		bool targeted = size <= SHAPE_TARGET_MAX_SIZE;
+
+		for (a.shape = 0; a.shape < SHAPE_COUNT; a.shape++) {
+			a.size = size;
+			snprintf(name, sizeof(name), "%s/%s", shape_names[a.shape],
+				 shape_sizes[k].tag);
+			if (bench_compare(ctx, &(struct bench_pair){
+						   .name = name,
+						   .run = shape_loop,
+						   .arg = &a,
+						   .baseline_name = "invoke_nop",
+						   .baseline = bench_invoke_nop_loop,
+						   .baseline_arg = a.teec,
+						   .iterations = n,
+						   .warmup = n / 10,
+						   .blocks = SHAPE_BLOCKS,
+						   .target_p50 = targeted ? SHAPE_TARGET_P50 : 0,
+						   .target_p90 = targeted ? SHAPE_TARGET_P90 : 0,
+					       }))
+				goto out;
+		}
+	}
+	ret = 0;
+out:
+	free(a.buf);
+	return ret;
+}
+
 static int bench_invoke_run(struct bench_ctx *ctx)
 {
 	size_t n = bench_iterations(ctx, INVOKE_ITERATIONS);
 
-	return bench_compare(ctx, &(struct bench_pair){
-				      .name = "invoke",
-				      .run = bench_invoke_nop_loop,
-				      .arg = bench_teec(ctx),
-				      .baseline_name = "socketpair_pingpong",
-				      .baseline = bench_pingpong_loop,
-				      .baseline_arg = NULL,
-				      .iterations = n,
-				      .warmup = n / 10,
-				      .blocks = INVOKE_BLOCKS,
-				      .target = 1.5,
-				  });
+	if (bench_compare(ctx, &(struct bench_pair){
+				   .name = "invoke",
+				   .run = bench_invoke_nop_loop,
+				   .arg = bench_teec(ctx),
+				   .baseline_name = "socketpair_pingpong",
+				   .baseline = bench_pingpong_loop,
+				   .baseline_arg = NULL,
+				   .iterations = n,
+				   .warmup = n / 10,
+				   .blocks = INVOKE_BLOCKS,
+				   .target = 1.5,
+			       }))
+		return -1;
+	return bench_shapes_run(ctx);
+}
+
+/* A time of the table, "-" when there is none. */
+static void invoke_cell(char *out, size_t n, double v)
+{
+	if (isfinite(v))
+		snprintf(out, n, "%.1f", v);
+	else
+		snprintf(out, n, "-");
+}
+
+/* Whether x meets the targets it carries: "ok", "over", or NULL without one. */
+static const char *invoke_verdict(const struct bench_result *x, double r50, double r90)
+{
+	double best = x->has_baseline && x->baseline_value > 0 ? x->value / x->baseline_value : NAN;
+	bool over = false;
+
+	if (!x->has_target && !x->has_target_p50 && !x->has_target_p90)
+		return NULL;
+	over = (x->has_target && !(best <= x->target)) ||
+	       (x->has_target_p50 && !(r50 <= x->target_p50)) ||
+	       (x->has_target_p90 && !(r90 <= x->target_p90));
+	return over ? "over" : "ok";
+}
+
+/*
+ * The group's table: for each case, swtee's p50, p90 and best block, the
+ * same of its baseline, the ratios and the verdict.
+ */
+static void invoke_table(FILE *f, const struct bench_result *const *r, size_t n)
+{
+	char cell[8][16];
+	size_t i = 0;
+
+	fprintf(f, "%-32s %8s %8s %8s  %-19s %8s %8s %8s  %5s %5s  %s\n", "case", "p50", "p90",
+		"best", "baseline", "p50", "p90", "best", "x p50", "x p90", "verdict");
+	for (i = 0; i < n; i++) {
+		const struct bench_result *x = r[i];
+		double r50 =
+		    x->has_baseline_p50 && x->baseline_p50 > 0 ? x->p50 / x->baseline_p50 : NAN;
+		double r90 =
+		    x->has_baseline_p90 && x->baseline_p90 > 0 ? x->p90 / x->baseline_p90 : NAN;
+		const char *verdict = invoke_verdict(x, r50, r90);
+
+		invoke_cell(cell[0], sizeof(cell[0]), x->has_percentiles ? x->p50 : NAN);
+		invoke_cell(cell[1], sizeof(cell[1]), x->has_percentiles ? x->p90 : NAN);
+		invoke_cell(cell[2], sizeof(cell[2]), x->value);
+		invoke_cell(cell[3], sizeof(cell[3]), x->has_baseline_p50 ? x->baseline_p50 : NAN);
+		invoke_cell(cell[4], sizeof(cell[4]), x->has_baseline_p90 ? x->baseline_p90 : NAN);
+		invoke_cell(cell[5], sizeof(cell[5]), x->has_baseline ? x->baseline_value : NAN);
+		snprintf(cell[6], sizeof(cell[6]), isfinite(r50) ? "%.2f" : "-", r50);
+		snprintf(cell[7], sizeof(cell[7]), isfinite(r90) ? "%.2f" : "-", r90);
+		fprintf(f, "%-32s %8s %8s %8s  %-19s %8s %8s %8s  %5s %5s  %s\n", x->name, cell[0],
+			cell[1], cell[2], x->has_baseline ? x->baseline_name : "-", cell[3],
+			cell[4], cell[5], cell[6], cell[7], verdict ? verdict : "-");
+	}
+	fputs("\nTimes in us. p50, p90: over all samples, every CPU placement included;\n"
+	      "best: the median of the best block. x p50, x p90: swtee's p50 and p90 over\n"
+	      "the baseline's. invoke: the no-op invoke against a socketpair round trip\n"
+	      "(target: best <= 1.50). The other cases pass one 'inout' buffer of the size\n"
+	      "their name ends with to a TA that increments its first byte, against the\n"
+	      "no-op invoke of the same run (target up to 64k: x p50 <= 1.50, x p90 <= 2.00).\n",
+	      f);
 }
 
 static const struct bench_group bench_invoke_group = {
     .name = "invoke",
-    .help = "no-op TEEC_InvokeCommand round trip vs. a socketpair ping-pong",
+    .help = "no-op TEEC_InvokeCommand round trip vs. a socketpair ping-pong; every parameter "
+	    "shape vs. the no-op invoke",
     .order = 10,
     .run = bench_invoke_run,
+    .table = invoke_table,
+    .cases = 1 + SHAPE_COUNT * SHAPE_NSIZES,
 };
 BENCH_GROUP_DEFINE(bench_invoke_group);
 

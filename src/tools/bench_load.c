@@ -273,7 +273,10 @@ static int load_result(const struct load_where *w, json_object *o, struct bench_
 	    load_string(w, o, "baseline_name", r.baseline_name, sizeof(r.baseline_name), false) ||
 	    load_number(w, o, "baseline_value", &r.baseline_value, &r.has_baseline) ||
 	    load_number(w, o, "baseline_p50", &r.baseline_p50, &r.has_baseline_p50) ||
+	    load_number(w, o, "baseline_p90", &r.baseline_p90, &r.has_baseline_p90) ||
 	    load_number(w, o, "target", &r.target, &r.has_target) ||
+	    load_number(w, o, "target_p50", &r.target_p50, &r.has_target_p50) ||
+	    load_number(w, o, "target_p90", &r.target_p90, &r.has_target_p90) ||
 	    load_number(w, o, "target_value", &r.target_value, &r.has_target_value) ||
 	    load_bool(w, o, "skipped", &r.skipped, NULL) ||
 	    load_string(w, o, "skip_reason", r.skip_reason, sizeof(r.skip_reason), false) ||
@@ -290,6 +293,8 @@ static int load_result(const struct load_where *w, json_object *o, struct bench_
 	/* A target that is not a number is no target. */
 	r.has_target = r.has_target && isfinite(r.target);
 	r.has_target_value = r.has_target_value && isfinite(r.target_value);
+	r.has_target_p50 = r.has_target_p50 && isfinite(r.target_p50);
+	r.has_target_p90 = r.has_target_p90 && isfinite(r.target_p90);
 	e = bench_run_add(run, group, NULL, &r);
 	if (!e)
 		return -1;

@@ -189,6 +189,13 @@ TEE_Result TA_InvokeCommandEntryPoint(void *ctx, uint32_t cmd, uint32_t types,
 		return TEE_SUCCESS;
 	case TA_BASIC_CMD_PTA_SYSTEM:
 		return test_pta_system(p[2].value.a, p);
+	case TA_BASIC_CMD_TOUCH:
+		if (TEE_PARAM_TYPE_GET(types, 0) != TEE_PARAM_TYPE_MEMREF_INOUT ||
+		    !p[0].memref.buffer || !p[0].memref.size)
+			return TEE_ERROR_BAD_PARAMETERS;
+		b = p[0].memref.buffer;
+		b[0]++;
+		return TEE_SUCCESS;
 	default:
 		EMSG("unknown command %u", cmd);
 		return TEE_ERROR_NOT_SUPPORTED;

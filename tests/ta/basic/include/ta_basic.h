@@ -54,5 +54,10 @@
  * in the extra data or entropy, memref[1] out the key.
  */
 #define TA_BASIC_CMD_PTA_SYSTEM 17
+/*
+ * memref[0] inout, at least one byte: its first byte incremented, nothing
+ * else touched (what an invoke carrying a buffer costs, whatever its size).
+ */
+#define TA_BASIC_CMD_TOUCH 18
 
 #endif
