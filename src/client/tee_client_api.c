@@ -3,9 +3,16 @@
  *
  * A context is a connection to swteed. Opening a session asks the core for a
  * socket connected to the TA instance; from then on open parameters, invokes
- * and close go straight to the instance, one round trip each. Shared memory
- * is a sealed memfd the TA maps too; registered memory and temporary memrefs
- * are copied through a shadow or the session's bounce memfd.
+ * and close go straight to the instance, one round trip each.
+ *
+ * Temporary memrefs, registered memory and the first use of a small
+ * allocated shared memory are copied through the session's bounce memfd,
+ * which its TA maps once: an invoke then passes no descriptor and neither
+ * side maps or unmaps anything. Allocated shared memory used again, or
+ * larger than TEEC_SHM_POOL_ENTRY_MAX, is a sealed memfd the TA maps too
+ * (zero copy); registered memory named twice in one operation goes through
+ * a shadow memfd, so that both memrefs see the same bytes. Released memory
+ * that no TA ever mapped is kept for reuse (teec_shm_pool.h).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -32,10 +39,18 @@
 #include "paths.h"
 #include "proto.h"
 #include "teec_session.h"
+#include "teec_shm_pool.h"
 #include "uuid.h"
 
 #define SHM_MIN_MAP 8
 #define BOUNCE_MIN (64 * 1024)
+/* Up to this size a shared memory's memfd is a whole number of pages, so that the pool fits. */
+#define SHM_PAGE 4096
+/* Allocated shared memory up to this size is copied on its first use rather than mapped. */
+#define SHM_BOUNCE_MAX TEEC_SHM_POOL_ENTRY_MAX
+
+/* Guards TEEC_SharedMemory.imp.flags and the lazy shadows of registered memory. */
+static pthread_mutex_t shm_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* Opens through one context are serialised on its core socket. */
 static pthread_mutex_t ctx_locks[64] = {
@@ -123,6 +138,7 @@ TEEC_Result TEEC_InitializeContext(const char *name, TEEC_Context *context)
 	context->imp.fd = fd;
 	context->imp.reg_mem = true;
 	context->imp.memref_null = true;
+	teec_shm_pool_hold();
 	return TEEC_SUCCESS;
 }
 
@@ -132,6 +148,7 @@ void TEEC_FinalizeContext(TEEC_Context *context)
 		return;
 	close(context->imp.fd);
 	context->imp.fd = -1;
+	teec_shm_pool_unhold();
 }
 
 static bool shm_flags_valid(uint32_t flags)
@@ -139,25 +156,59 @@ static bool shm_flags_valid(uint32_t flags)
 	return flags && !(flags & ~(uint32_t)(TEEC_MEM_INPUT | TEEC_MEM_OUTPUT));
 }
 
+/* The size of the memfd behind a shared memory of size bytes (size <= SIZE_MAX / 2). */
+static size_t shm_map_size(size_t size)
+{
+	if (size < SHM_MIN_MAP)
+		size = SHM_MIN_MAP;
+	if (size <= TEEC_SHM_POOL_ENTRY_MAX)
+		size = (size + SHM_PAGE - 1) & ~(size_t)(SHM_PAGE - 1);
+	return size;
+}
+
+/* A new sealed memfd of size bytes and its mapping; false when out of memory. */
+static bool shm_memfd_new(const char *name, size_t size, int *fd, uint8_t **map)
+{
+	void *p = NULL;
+
+	*map = NULL;
+	*fd = memfd_new_sealed(name, size);
+	if (*fd < 0)
+		return false;
+	p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, *fd, 0);
+	if (p == MAP_FAILED) {
+		close(*fd);
+		*fd = -1;
+		return false;
+	}
+	*map = p;
+	return true;
+}
+
+/* Frees a shared memory's memfd and mapping, into the pool when no TA ever saw the memfd. */
+static void shm_memfd_free(int fd, uint8_t *map, size_t size, bool exposed)
+{
+	if (fd < 0)
+		return;
+	if (!exposed && teec_shm_pool_put(fd, map, size))
+		return;
+	munmap(map, size);
+	close(fd);
+}
+
 TEEC_Result TEEC_AllocateSharedMemory(TEEC_Context *context, TEEC_SharedMemory *sharedMem)
 {
 	size_t map_size = 0;
-	void *p = NULL;
+	uint8_t *p = NULL;
 	int fd = -1;
 
 	if (!context || !sharedMem || context->imp.fd < 0 || !shm_flags_valid(sharedMem->flags))
 		return TEEC_ERROR_BAD_PARAMETERS;
 	if (sharedMem->size > SIZE_MAX / 2)
 		return TEEC_ERROR_OUT_OF_MEMORY;
-	map_size = sharedMem->size < SHM_MIN_MAP ? SHM_MIN_MAP : sharedMem->size;
-	fd = memfd_new_sealed("teec-shm", map_size);
-	if (fd < 0)
+	map_size = shm_map_size(sharedMem->size);
+	if (!teec_shm_pool_take(map_size, &fd, &p) && !shm_memfd_new("teec-shm", map_size, &fd, &p))
 		return TEEC_ERROR_OUT_OF_MEMORY;
-	p = mmap(NULL, map_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	if (p == MAP_FAILED) {
-		close(fd);
-		return TEEC_ERROR_OUT_OF_MEMORY;
-	}
 	sharedMem->buffer = p;
 	sharedMem->imp.id = (int)teec_new_shm_id();
 	sharedMem->imp.alloced_size = map_size;
@@ -169,10 +220,6 @@ TEEC_Result TEEC_AllocateSharedMemory(TEEC_Context *context, TEEC_SharedMemory *
 
 TEEC_Result TEEC_RegisterSharedMemory(TEEC_Context *context, TEEC_SharedMemory *sharedMem)
 {
-	size_t map_size = 0;
-	void *p = NULL;
-	int fd = -1;
-
 	if (!context || !sharedMem || context->imp.fd < 0 || !shm_flags_valid(sharedMem->flags))
 		return TEEC_ERROR_BAD_PARAMETERS;
 	/* Registering names memory; OP-TEE refuses NULL even with size 0. */
@@ -180,19 +227,11 @@ TEEC_Result TEEC_RegisterSharedMemory(TEEC_Context *context, TEEC_SharedMemory *
 		return TEEC_ERROR_BAD_PARAMETERS;
 	if (sharedMem->size > SIZE_MAX / 2)
 		return TEEC_ERROR_OUT_OF_MEMORY;
-	map_size = sharedMem->size < SHM_MIN_MAP ? SHM_MIN_MAP : sharedMem->size;
-	fd = memfd_new_sealed("teec-shadow", map_size);
-	if (fd < 0)
-		return TEEC_ERROR_OUT_OF_MEMORY;
-	p = mmap(NULL, map_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	if (p == MAP_FAILED) {
-		close(fd);
-		return TEEC_ERROR_OUT_OF_MEMORY;
-	}
+	/* Its bytes travel through the bounce buffer; a shadow is made only when needed. */
 	sharedMem->imp.id = (int)teec_new_shm_id();
-	sharedMem->imp.alloced_size = map_size;
-	sharedMem->imp.shadow_buffer = p;
-	sharedMem->imp.registered_fd = fd;
+	sharedMem->imp.alloced_size = shm_map_size(sharedMem->size);
+	sharedMem->imp.shadow_buffer = NULL;
+	sharedMem->imp.registered_fd = -1;
 	sharedMem->imp.flags = TEEC_SHM_SHADOW;
 	return TEEC_SUCCESS;
 }
@@ -227,17 +266,34 @@ TEEC_Result TEEC_RegisterSharedMemoryFileDescriptor(TEEC_Context *context,
 	return TEEC_SUCCESS;
 }
 
+/* Whether shm is a live shared memory of libteec's. */
+static bool shm_live(const TEEC_SharedMemory *shm)
+{
+	return shm && shm->imp.id &&
+	       (shm->imp.flags & (TEEC_SHM_ALLOCATED | TEEC_SHM_SHADOW | TEEC_SHM_FD));
+}
+
 void TEEC_ReleaseSharedMemory(TEEC_SharedMemory *sharedMem)
 {
-	if (!sharedMem || sharedMem->imp.registered_fd < 0 || !sharedMem->imp.id)
+	uint32_t flags = 0;
+
+	if (!shm_live(sharedMem))
 		return;
-	teec_sessions_forget_shm((uint32_t)sharedMem->imp.id);
-	if (sharedMem->imp.flags & TEEC_SHM_ALLOCATED)
-		munmap(sharedMem->buffer, sharedMem->imp.alloced_size);
-	if (sharedMem->imp.flags & TEEC_SHM_SHADOW)
-		munmap(sharedMem->imp.shadow_buffer, sharedMem->imp.alloced_size);
-	close(sharedMem->imp.registered_fd);
-	if (sharedMem->imp.flags & TEEC_SHM_ALLOCATED)
+	pthread_mutex_lock(&shm_lock);
+	flags = sharedMem->imp.flags;
+	pthread_mutex_unlock(&shm_lock);
+	/* Only an exposed memfd can be mapped by a TA, so only it has sessions to tell. */
+	if (flags & TEEC_SHM_EXPOSED)
+		teec_sessions_forget_shm((uint32_t)sharedMem->imp.id);
+	if (flags & TEEC_SHM_ALLOCATED)
+		shm_memfd_free(sharedMem->imp.registered_fd, sharedMem->buffer,
+			       sharedMem->imp.alloced_size, flags & TEEC_SHM_EXPOSED);
+	else if (flags & TEEC_SHM_SHADOW)
+		shm_memfd_free(sharedMem->imp.registered_fd, sharedMem->imp.shadow_buffer,
+			       sharedMem->imp.alloced_size, true);
+	else
+		close(sharedMem->imp.registered_fd);
+	if (flags & TEEC_SHM_ALLOCATED)
 		sharedMem->buffer = NULL;
 	sharedMem->imp.id = 0;
 	sharedMem->imp.registered_fd = -1;
@@ -258,6 +314,8 @@ struct param_plan {
 	uint8_t *copy_local;  /* client memory to copy out to after the call */
 	uint8_t *copy_remote; /* the shared bytes it mirrors */
 	bool copy_back;
+	bool copy_whole;	   /* copy back all size bytes, whatever size the TA returns */
+	TEEC_SharedMemory *bounce; /* the shared memory this memref copies through the bounce */
 };
 
 struct call {
@@ -309,14 +367,68 @@ static TEEC_Result bounce_reserve(struct teec_session *s, size_t need)
 	return TEEC_SUCCESS;
 }
 
-static TEEC_Result plan_shm(struct teec_session *s, struct param_plan *pp, uint32_t t,
-			    TEEC_RegisteredMemoryReference *mr)
+/* A shadow memfd for registered memory that is mapped rather than copied (under shm_lock). */
+static TEEC_Result shadow_make(TEEC_SharedMemory *shm)
 {
+	uint8_t *map = NULL;
+	int fd = -1;
+
+	if (shm->imp.shadow_buffer)
+		return TEEC_SUCCESS;
+	if (!shm_memfd_new("teec-shadow", shm->imp.alloced_size, &fd, &map))
+		return TEEC_ERROR_OUT_OF_MEMORY;
+	shm->imp.shadow_buffer = map;
+	shm->imp.registered_fd = fd;
+	return TEEC_SUCCESS;
+}
+
+/* Whether param i of op names the same shared memory as another of its params. */
+static bool shm_named_twice(const TEEC_Operation *op, int i)
+{
+	for (int j = 0; j < PROTO_NUM_PARAMS; j++) {
+		uint32_t t = TEEC_PARAM_TYPE_GET(op->paramTypes, j);
+
+		if (j != i && t >= TEEC_MEMREF_WHOLE && t <= TEEC_MEMREF_PARTIAL_INOUT &&
+		    op->params[j].memref.parent == op->params[i].memref.parent)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Whether shm (flags read under shm_lock) travels through the bounce buffer
+ * in this operation: registered memory always (it is a copy anyway), a
+ * small allocated one on its first use (a shared memory allocated, used
+ * once and released never reaches the TA as a descriptor), unless the
+ * operation names it twice, where the memrefs must share their bytes.
+ */
+static bool shm_bounces(const TEEC_Operation *op, int i, const TEEC_SharedMemory *shm,
+			uint32_t flags)
+{
+	if (shm_named_twice(op, i))
+		return false;
+	if (flags & TEEC_SHM_SHADOW)
+		return true;
+	return (flags & TEEC_SHM_ALLOCATED) && !(flags & TEEC_SHM_USED) &&
+	       shm->size <= SHM_BOUNCE_MAX;
+}
+
+/*
+ * Checks memref i of op (a TEEC_MEMREF_WHOLE or PARTIAL type t) and plans
+ * it: the direction and range in pp, and either its own memfd or
+ * pp->bounce for plan_bounce to place.
+ */
+static TEEC_Result plan_shm(struct teec_session *s, struct param_plan *pp, uint32_t t,
+			    const TEEC_Operation *op, int i)
+{
+	const TEEC_RegisteredMemoryReference *mr = &op->params[i].memref;
 	TEEC_SharedMemory *shm = mr->parent;
+	TEEC_Result res = TEEC_SUCCESS;
+	uint32_t flags = 0;
 	uint32_t dir = 0;
 	size_t end = 0;
 
-	if (!shm || shm->imp.registered_fd < 0 || !shm->imp.id)
+	if (!shm_live(shm))
 		return TEEC_ERROR_BAD_PARAMETERS;
 	if (t == TEEC_MEMREF_WHOLE) {
 		dir = shm->flags & (TEEC_MEM_INPUT | TEEC_MEM_OUTPUT);
@@ -335,9 +447,27 @@ static TEEC_Result plan_shm(struct teec_session *s, struct param_plan *pp, uint3
 		pp->offset = mr->offset;
 		pp->size = mr->size;
 	}
-	pp->shm_id = (uint32_t)shm->imp.id;
-	pp->fd = teec_session_knows(s, pp->shm_id) ? -1 : shm->imp.registered_fd;
-	if (shm->imp.flags & TEEC_SHM_SHADOW) {
+	pthread_mutex_lock(&shm_lock);
+	flags = shm->imp.flags;
+	shm->imp.flags |= TEEC_SHM_USED;
+	if (shm_bounces(op, i, shm, flags)) {
+		pthread_mutex_unlock(&shm_lock);
+		pp->bounce = shm;
+		pp->copy_whole = (flags & TEEC_SHM_ALLOCATED) != 0;
+		return TEEC_SUCCESS;
+	}
+	if (flags & TEEC_SHM_SHADOW)
+		res = shadow_make(shm);
+	if (!res) {
+		pp->shm_id = (uint32_t)shm->imp.id;
+		pp->fd = teec_session_knows(s, pp->shm_id) ? -1 : shm->imp.registered_fd;
+		/* From here on a TA may map it: it never goes back to the pool. */
+		shm->imp.flags |= TEEC_SHM_EXPOSED;
+	}
+	pthread_mutex_unlock(&shm_lock);
+	if (res)
+		return res;
+	if (flags & TEEC_SHM_SHADOW) {
 		uint8_t *local = (uint8_t *)shm->buffer + pp->offset;
 		uint8_t *remote = (uint8_t *)shm->imp.shadow_buffer + pp->offset;
 
@@ -348,6 +478,27 @@ static TEEC_Result plan_shm(struct teec_session *s, struct param_plan *pp, uint3
 		pp->copy_back = pp->tee_type != TEEC_MEMREF_TEMP_INPUT;
 	}
 	return TEEC_SUCCESS;
+}
+
+/*
+ * Places pp, a memref planned to travel in the bounce buffer, at offset
+ * *at of it and copies its input in. Registered memory behaves as its
+ * shadow did; allocated memory (copy_whole) as its own mapping would: every
+ * byte of the range goes in, and the whole range comes back after an output.
+ */
+static void plan_bounce(struct teec_session *s, struct param_plan *pp, size_t *at)
+{
+	bool allocated = pp->copy_whole;
+
+	pp->shm_id = s->bounce.id;
+	pp->fd = teec_session_knows(s, pp->shm_id) ? -1 : s->bounce.fd;
+	pp->copy_local = (uint8_t *)pp->bounce->buffer + pp->offset;
+	pp->copy_remote = s->bounce.map + *at;
+	pp->copy_back = pp->tee_type != TEEC_MEMREF_TEMP_INPUT;
+	pp->offset = *at;
+	if (pp->size && (allocated || pp->tee_type != TEEC_MEMREF_TEMP_OUTPUT))
+		memcpy(pp->copy_remote, pp->copy_local, pp->size);
+	*at += proto_bounce_span(pp->size);
 }
 
 /* Decides where each parameter goes and copies inputs into shared memory. */
@@ -370,10 +521,20 @@ static TEEC_Result plan_call(struct call *c, TEEC_Operation *op)
 		    t == TEEC_MEMREF_TEMP_INOUT) {
 			if (!op->params[i].tmpref.buffer)
 				continue;
-			sz = proto_bounce_span(op->params[i].tmpref.size);
-			if (!sz || __builtin_add_overflow(bounce_need, sz, &bounce_need))
-				return TEEC_ERROR_OUT_OF_MEMORY;
+			sz = op->params[i].tmpref.size;
+		} else if (t >= TEEC_MEMREF_WHOLE && t <= TEEC_MEMREF_PARTIAL_INOUT) {
+			res = plan_shm(c->s, &c->p[i], t, op, i);
+			if (res)
+				return res;
+			if (!c->p[i].bounce)
+				continue;
+			sz = (size_t)c->p[i].size;
+		} else {
+			continue;
 		}
+		sz = proto_bounce_span(sz);
+		if (!sz || __builtin_add_overflow(bounce_need, sz, &bounce_need))
+			return TEEC_ERROR_OUT_OF_MEMORY;
 	}
 	if (bounce_need) {
 		res = bounce_reserve(c->s, bounce_need);
@@ -417,9 +578,8 @@ static TEEC_Result plan_call(struct call *c, TEEC_Operation *op)
 		case TEEC_MEMREF_PARTIAL_INPUT:
 		case TEEC_MEMREF_PARTIAL_OUTPUT:
 		case TEEC_MEMREF_PARTIAL_INOUT:
-			res = plan_shm(c->s, pp, t, &op->params[i].memref);
-			if (res)
-				return res;
+			if (pp->bounce)
+				plan_bounce(c->s, pp, &bounce_need);
 			break;
 		default:
 			return TEEC_ERROR_BAD_PARAMETERS;
@@ -520,7 +680,9 @@ static TEEC_Result read_result(struct call *c, TEEC_Operation *op, const uint8_t
 		case TEEC_MEMREF_PARTIAL_INOUT:
 			if (pp->tee_type == TEEC_MEMREF_TEMP_INPUT)
 				break;
-			if (pp->copy_back && sz[i] <= pp->size && sz[i])
+			if (pp->copy_back && pp->copy_whole && pp->size)
+				memcpy(pp->copy_local, pp->copy_remote, (size_t)pp->size);
+			else if (pp->copy_back && sz[i] <= pp->size && sz[i])
 				memcpy(pp->copy_local, pp->copy_remote, (size_t)sz[i]);
 			if (sz[i] > SIZE_MAX)
 				sz[i] = SIZE_MAX;

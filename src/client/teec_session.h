@@ -19,6 +19,8 @@
 #define TEEC_SHM_ALLOCATED 0x1 /* buffer is the memfd mapping */
 #define TEEC_SHM_SHADOW 0x2    /* registered buffer, copied via shadow_buffer */
 #define TEEC_SHM_FD 0x4	       /* registered descriptor, not mapped here */
+#define TEEC_SHM_EXPOSED 0x8   /* its memfd was sent to a TA, which may map it */
+#define TEEC_SHM_USED 0x10     /* an operation has carried it */
 
 struct teec_bounce {
 	int fd;
