@@ -12,15 +12,31 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "buf.h"
 #include "frame.h"
 
 #define TPM_HEADER_SIZE 10
+#define TPM_ST_NO_SESSIONS 0x8001
 #define TPM_RC_SUCCESS 0x000
 #define TPM_RC_FAILURE 0x101
 #define TPM_RC_COMMAND_SIZE 0x142
 #define TPM_RC_OBJECT_MEMORY 0x902
 
-/* ---- tpm.c: the session to the fTPM TA ---- */
+/* ---- tpm.c: the session to the fTPM TA, and TPM headers ---- */
+
+/* The header of a TPM 2.0 command or response (TPM_HEADER_SIZE bytes, big-endian). */
+struct tpm_header {
+	uint16_t tag;
+	uint32_t size; /* of the whole command or response, as the header claims */
+	uint32_t code; /* the command code, or the response code */
+};
+
+/* Reads a header from r: false (r failed, *h all zero) when r holds less than one. */
+bool tpm_header_get(struct buf_reader *r, struct tpm_header *h);
+/* The header at the start of p[0..len): all zero when len is shorter than one. */
+struct tpm_header tpm_header_of(const uint8_t *p, size_t len);
+/* Writes a header to w: false (w failed) when it does not fit. */
+bool tpm_header_put(struct buf_writer *w, const struct tpm_header *h);
 
 /*
  * Opens the session to the fTPM TA of the TEE that $SWTEE_SOCKET names and

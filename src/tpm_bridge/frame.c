@@ -9,30 +9,9 @@
 #define TPM_ST_SESSIONS 0x8002
 #define MAX_LOCALITY 4
 
-/* The wire's integers are big-endian; buf.h reads little-endian ones. */
-static bool get_be32(struct buf_reader *r, uint32_t *v)
-{
-	uint8_t b[4];
-
-	if (!buf_get_bytes(r, b, sizeof(b)))
-		return false;
-	*v = (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
-	return true;
-}
-
-static bool get_be16(struct buf_reader *r, uint16_t *v)
-{
-	uint8_t b[2];
-
-	if (!buf_get_bytes(r, b, sizeof(b)))
-		return false;
-	*v = (uint16_t)(b[0] << 8 | b[1]);
-	return true;
-}
-
 static enum frame_status u32_arg(struct buf_reader *r, struct frame *f)
 {
-	return get_be32(r, &f->arg) ? FRAME_WHOLE : FRAME_MORE;
+	return buf_get_be32(r, &f->arg) ? FRAME_WHOLE : FRAME_MORE;
 }
 
 static enum frame_status u8_arg(struct buf_reader *r, struct frame *f)
@@ -50,7 +29,7 @@ static enum frame_status sized(struct buf_reader *r, struct frame *f, size_t max
 {
 	uint32_t n = 0;
 
-	if (!get_be32(r, &n))
+	if (!buf_get_be32(r, &n))
 		return FRAME_MORE;
 	if (n > max)
 		return FRAME_BAD;
@@ -79,11 +58,11 @@ static enum frame_status raw_command(struct buf_reader *r, struct frame *f)
 	uint16_t tag = 0;
 	uint32_t size = 0;
 
-	if (!get_be16(&peek, &tag))
+	if (!buf_get_be16(&peek, &tag))
 		return FRAME_MORE;
 	if (tag != TPM_ST_NO_SESSIONS && tag != TPM_ST_SESSIONS)
 		return FRAME_BAD;
-	if (!get_be32(&peek, &size))
+	if (!buf_get_be32(&peek, &size))
 		return FRAME_MORE;
 	if (size < TPM_HEADER_SIZE || size > FRAME_TPM_MAX)
 		return FRAME_BAD;
@@ -96,7 +75,7 @@ static enum frame_status raw_command(struct buf_reader *r, struct frame *f)
 
 static enum frame_status mssim_tpm(struct buf_reader *r, struct frame *f)
 {
-	if (!get_be32(r, &f->code))
+	if (!buf_get_be32(r, &f->code))
 		return FRAME_MORE;
 	switch (f->code) {
 	case MSSIM_SEND_COMMAND:
@@ -118,7 +97,7 @@ static enum frame_status mssim_tpm(struct buf_reader *r, struct frame *f)
 
 static enum frame_status mssim_platform(struct buf_reader *r, struct frame *f)
 {
-	if (!get_be32(r, &f->code))
+	if (!buf_get_be32(r, &f->code))
 		return FRAME_MORE;
 	switch (f->code) {
 	case MSSIM_POWER_ON:
@@ -152,7 +131,7 @@ static enum frame_status swtpm_data(struct buf_reader *r, struct frame *f)
 	/* Both TPM 2.0 tags start with 0x80; mssim's prefix starts with 0x00. */
 	if (first == TPM_ST_NO_SESSIONS >> 8)
 		return raw_command(r, f);
-	if (!get_be32(r, &code))
+	if (!buf_get_be32(r, &code))
 		return FRAME_MORE;
 	if (code != MSSIM_SEND_COMMAND)
 		return FRAME_BAD;
@@ -161,7 +140,7 @@ static enum frame_status swtpm_data(struct buf_reader *r, struct frame *f)
 
 static enum frame_status swtpm_ctrl(struct buf_reader *r, struct frame *f)
 {
-	if (!get_be32(r, &f->code))
+	if (!buf_get_be32(r, &f->code))
 		return FRAME_MORE;
 	switch (f->code) {
 	case SWTPM_GET_CAPABILITY:

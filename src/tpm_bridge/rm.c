@@ -58,27 +58,16 @@ static struct rm_state rm;
 static uint8_t scratch_cmd[64];
 static uint8_t scratch_rsp[FRAME_TPM_MAX];
 
-static bool get_be32(struct buf_reader *r, uint32_t *v)
+/*
+ * Starts a command of the bridge's own in scratch_cmd: its header, for a
+ * command of size bytes in all.
+ */
+static void own_command_start(struct buf_writer *w, uint32_t size, uint32_t cc)
 {
-	uint8_t b[4];
+	const struct tpm_header h = {.tag = TPM_ST_NO_SESSIONS, .size = size, .code = cc};
 
-	if (!buf_get_bytes(r, b, sizeof(b)))
-		return false;
-	*v = (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
-	return true;
-}
-
-static uint32_t be32_at(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
-static void put_be32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)(v >> 24);
-	p[1] = (uint8_t)(v >> 16);
-	p[2] = (uint8_t)(v >> 8);
-	p[3] = (uint8_t)v;
+	buf_writer_init(w, scratch_cmd, sizeof(scratch_cmd));
+	tpm_header_put(w, &h);
 }
 
 void rm_reset(void)
@@ -91,20 +80,19 @@ static int own_command(size_t len, size_t *rsp_len)
 {
 	if (tpm_execute(scratch_cmd, len, 0, scratch_rsp, rsp_len) || *rsp_len < TPM_HEADER_SIZE)
 		return -1;
-	return be32_at(scratch_rsp + 6) == TPM_RC_SUCCESS ? 0 : -1;
+	return tpm_header_of(scratch_rsp, *rsp_len).code == TPM_RC_SUCCESS ? 0 : -1;
 }
 
 /* TPM2_GetCapability(cap, property, count), without sessions. */
 static int get_capability(uint32_t cap, uint32_t property, uint32_t count, size_t *rsp_len)
 {
-	scratch_cmd[0] = 0x80;
-	scratch_cmd[1] = 0x01;
-	put_be32(scratch_cmd + 2, 22);
-	put_be32(scratch_cmd + 6, TPM_CC_GET_CAPABILITY);
-	put_be32(scratch_cmd + 10, cap);
-	put_be32(scratch_cmd + 14, property);
-	put_be32(scratch_cmd + 18, count);
-	return own_command(22, rsp_len);
+	struct buf_writer w;
+
+	own_command_start(&w, 22, TPM_CC_GET_CAPABILITY);
+	buf_put_be32(&w, cap);
+	buf_put_be32(&w, property);
+	buf_put_be32(&w, count);
+	return own_command(buf_written(&w), rsp_len);
 }
 
 /* Reads the TPMA_CC of every command; quietly leaves rm.known false on failure. */
@@ -125,15 +113,15 @@ static void learn_commands(void)
 		buf_reader_init(&r, scratch_rsp, len);
 		buf_skip(&r, TPM_HEADER_SIZE);
 		buf_get_u8(&r, &more);
-		get_be32(&r, &cap);
-		get_be32(&r, &count);
+		buf_get_be32(&r, &cap);
+		buf_get_be32(&r, &count);
 		if (!buf_ok(&r) || cap != TPM_CAP_COMMANDS)
 			return;
 		for (uint32_t i = 0; i < count; i++) {
 			uint32_t a = 0;
 			struct rm_cc *c = &rm.cmds[rm.ncmds];
 
-			if (!get_be32(&r, &a) || rm.ncmds >= RM_COMMANDS)
+			if (!buf_get_be32(&r, &a) || rm.ncmds >= RM_COMMANDS)
 				return;
 			c->cc = (a & TPMA_CC_INDEX) | ((a & TPMA_CC_V) ? CC_VENDOR : 0);
 			c->handles =
@@ -192,17 +180,15 @@ static uint64_t last_use(uint32_t handle)
 static size_t command_handles(const uint8_t *cmd, size_t len, uint32_t out[3])
 {
 	const struct rm_cc *c = NULL;
+	struct buf_reader r;
+	struct tpm_header h;
 	size_t n = 0;
 
-	if (len < TPM_HEADER_SIZE || !(c = lookup(be32_at(cmd + 6))))
+	buf_reader_init(&r, cmd, len);
+	if (!tpm_header_get(&r, &h) || !(c = lookup(h.code)))
 		return 0;
-	for (size_t i = 0; i < c->handles && i < 3; i++) {
-		size_t at = TPM_HEADER_SIZE + 4 * i;
-
-		if (at + 4 > len)
-			break;
-		out[n++] = be32_at(cmd + at);
-	}
+	while (n < c->handles && n < 3 && buf_get_be32(&r, &out[n]))
+		n++;
 	return n;
 }
 
@@ -210,6 +196,7 @@ static size_t command_handles(const uint8_t *cmd, size_t len, uint32_t out[3])
 static int evict(const uint32_t *keep, size_t nkeep)
 {
 	struct buf_reader r;
+	struct buf_writer w;
 	size_t len = 0;
 	uint8_t more = 0;
 	uint32_t cap = 0;
@@ -222,15 +209,15 @@ static int evict(const uint32_t *keep, size_t nkeep)
 	buf_reader_init(&r, scratch_rsp, len);
 	buf_skip(&r, TPM_HEADER_SIZE);
 	buf_get_u8(&r, &more);
-	get_be32(&r, &cap);
-	get_be32(&r, &count);
+	buf_get_be32(&r, &cap);
+	buf_get_be32(&r, &count);
 	if (!buf_ok(&r) || cap != TPM_CAP_HANDLES)
 		return -1;
 	for (uint32_t i = 0; i < count; i++) {
 		uint32_t h = 0;
 		bool kept = false;
 
-		if (!get_be32(&r, &h))
+		if (!buf_get_be32(&r, &h))
 			return -1;
 		for (size_t k = 0; k < nkeep; k++)
 			kept |= keep[k] == h;
@@ -241,12 +228,9 @@ static int evict(const uint32_t *keep, size_t nkeep)
 	}
 	if (!victim)
 		return -1;
-	scratch_cmd[0] = 0x80;
-	scratch_cmd[1] = 0x01;
-	put_be32(scratch_cmd + 2, 14);
-	put_be32(scratch_cmd + 6, TPM_CC_FLUSH_CONTEXT);
-	put_be32(scratch_cmd + 10, victim);
-	if (own_command(14, &len))
+	own_command_start(&w, 14, TPM_CC_FLUSH_CONTEXT);
+	buf_put_be32(&w, victim);
+	if (own_command(buf_written(&w), &len))
 		return -1;
 	log_debug("resource manager: out of object slots, flushed transient object 0x%08x", victim);
 	return 0;
@@ -257,6 +241,9 @@ int rm_execute(const uint8_t *cmd, size_t len, uint8_t locality, uint8_t *rsp, s
 	uint32_t handles[3];
 	size_t nhandles = 0;
 	const struct rm_cc *c = NULL;
+	struct buf_reader r;
+	struct tpm_header h;
+	uint32_t handle = 0;
 
 	if (!rm.known)
 		learn_commands();
@@ -266,14 +253,15 @@ int rm_execute(const uint8_t *cmd, size_t len, uint8_t locality, uint8_t *rsp, s
 	for (int tries = 0;; tries++) {
 		if (tpm_execute(cmd, len, locality, rsp, rsp_len))
 			return -1;
-		if (be32_at(rsp + 6) != TPM_RC_OBJECT_MEMORY || tries >= RM_EVICTIONS ||
-		    evict(handles, nhandles))
+		if (tpm_header_of(rsp, *rsp_len).code != TPM_RC_OBJECT_MEMORY ||
+		    tries >= RM_EVICTIONS || evict(handles, nhandles))
 			break;
 	}
 	/* A command that succeeded and returns a handle (TPMA_CC rHandle) names it first. */
-	c = len >= TPM_HEADER_SIZE ? lookup(be32_at(cmd + 6)) : NULL;
-	if (c && c->rhandle && be32_at(rsp + 6) == TPM_RC_SUCCESS &&
-	    *rsp_len >= TPM_HEADER_SIZE + 4)
-		touch(be32_at(rsp + TPM_HEADER_SIZE));
+	c = len >= TPM_HEADER_SIZE ? lookup(tpm_header_of(cmd, len).code) : NULL;
+	buf_reader_init(&r, rsp, *rsp_len);
+	if (c && c->rhandle && tpm_header_get(&r, &h) && h.code == TPM_RC_SUCCESS &&
+	    buf_get_be32(&r, &handle))
+		touch(handle);
 	return 0;
 }

@@ -87,10 +87,14 @@ static void out_bytes(struct conn *c, const void *p, size_t n)
 	c->out_len += n;
 }
 
+/* Queues a UINT32 of the wire (big-endian). */
 static void out_u32(struct conn *c, uint32_t v)
 {
-	uint8_t b[4] = {(uint8_t)(v >> 24), (uint8_t)(v >> 16), (uint8_t)(v >> 8), (uint8_t)v};
+	uint8_t b[4];
+	struct buf_writer w;
 
+	buf_writer_init(&w, b, sizeof(b));
+	buf_put_be32(&w, v);
 	out_bytes(c, b, sizeof(b));
 }
 

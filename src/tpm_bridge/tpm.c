@@ -29,32 +29,46 @@ static struct tpm_link link;
 
 static const TEEC_UUID ftpm_uuid = TA_FTPM_UUID;
 
-static void put_be16(uint8_t *p, uint16_t v)
+bool tpm_header_get(struct buf_reader *r, struct tpm_header *h)
 {
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
+	bool ok = buf_get_be16(r, &h->tag);
+
+	ok &= buf_get_be32(r, &h->size);
+	ok &= buf_get_be32(r, &h->code);
+	if (!ok)
+		memset(h, 0, sizeof(*h));
+	return ok;
 }
 
-static void put_be32(uint8_t *p, uint32_t v)
+bool tpm_header_put(struct buf_writer *w, const struct tpm_header *h)
 {
-	p[0] = (uint8_t)(v >> 24);
-	p[1] = (uint8_t)(v >> 16);
-	p[2] = (uint8_t)(v >> 8);
-	p[3] = (uint8_t)v;
+	bool ok = buf_put_be16(w, h->tag);
+
+	ok &= buf_put_be32(w, h->size);
+	ok &= buf_put_be32(w, h->code);
+	return ok;
 }
 
-static uint32_t get_be32(const uint8_t *p)
+struct tpm_header tpm_header_of(const uint8_t *p, size_t len)
 {
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+	struct buf_reader r;
+	struct tpm_header h;
+
+	buf_reader_init(&r, p, len);
+	tpm_header_get(&r, &h);
+	return h;
 }
 
 /* A bare TPM response carrying only a response code. */
 static void error_response(uint32_t rc, uint8_t *rsp, size_t *rsp_len)
 {
-	put_be16(rsp, 0x8001);
-	put_be32(rsp + 2, TPM_HEADER_SIZE);
-	put_be32(rsp + 6, rc);
-	*rsp_len = TPM_HEADER_SIZE;
+	const struct tpm_header h = {
+	    .tag = TPM_ST_NO_SESSIONS, .size = TPM_HEADER_SIZE, .code = rc};
+	struct buf_writer w;
+
+	buf_writer_init(&w, rsp, TPM_HEADER_SIZE);
+	tpm_header_put(&w, &h);
+	*rsp_len = buf_written(&w);
 }
 
 static void link_close(void)
@@ -167,7 +181,7 @@ int tpm_execute(const uint8_t *cmd, size_t len, uint8_t locality, uint8_t *rsp, 
 	if (!link.sess_open && relink())
 		return -1;
 	/* The TA takes a whole TPM header at least; the TPM itself judges the rest. */
-	if (len < TPM_HEADER_SIZE || len > FRAME_TPM_MAX || get_be32(cmd + 2) != len) {
+	if (len < TPM_HEADER_SIZE || len > FRAME_TPM_MAX || tpm_header_of(cmd, len).size != len) {
 		error_response(TPM_RC_COMMAND_SIZE, rsp, rsp_len);
 		return 0;
 	}
@@ -201,7 +215,7 @@ int tpm_execute(const uint8_t *cmd, size_t len, uint8_t locality, uint8_t *rsp, 
 	}
 	/* Copy first, then check the copy. */
 	memcpy(rsp, shm + FRAME_TPM_MAX, n);
-	if (get_be32(rsp + 2) != n) {
+	if (tpm_header_of(rsp, n).size != n) {
 		error_response(TPM_RC_FAILURE, rsp, rsp_len);
 		return 0;
 	}

@@ -9,15 +9,11 @@
 #include <tee_internal_api.h>
 #include <trace.h>
 
+#include "buf.h"
 #include "ftpm.h"
 
 /* The command, copied out of client memory before anything reads it. */
 static uint8_t cmd_buf[FTPM_MAX_COMMAND];
-
-static uint32_t get_be32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
 
 TEE_Result TA_CreateEntryPoint(void)
 {
@@ -60,6 +56,7 @@ void TA_CloseSessionEntryPoint(void *ctx)
 static TEE_Result submit(uint32_t types, TEE_Param p[TEE_NUM_PARAMS])
 {
 	uint32_t t2 = TEE_PARAM_TYPE_GET(types, 2);
+	struct buf_reader r;
 	const uint8_t *rsp = NULL;
 	uint32_t rsp_len = 0;
 	uint32_t len = 0;
@@ -83,7 +80,10 @@ static TEE_Result submit(uint32_t types, TEE_Param p[TEE_NUM_PARAMS])
 	}
 	/* Client memory is shared: copy first, then read only the copy. */
 	memcpy(cmd_buf, p[0].memref.buffer, in);
-	len = get_be32(cmd_buf + 2);
+	/* commandSize, after the tag */
+	buf_reader_init(&r, cmd_buf, in);
+	buf_skip(&r, 2);
+	buf_get_be32(&r, &len);
 	if (len > in)
 		return TEE_ERROR_BAD_PARAMETERS;
 	res = ftpm_execute(cmd_buf, len, loc, &rsp, &rsp_len);

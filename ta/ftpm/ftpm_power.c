@@ -22,6 +22,7 @@
 #include <libtpms/tpm_tis.h>
 #include <trace.h>
 
+#include "buf.h"
 #include "ftpm.h"
 
 struct ftpm_state {
@@ -37,23 +38,15 @@ struct ftpm_state {
 
 static struct ftpm_state ftpm;
 
-static uint32_t get_be32(const uint8_t *p)
+/* The size and the command or response code in the TPM header of p[0..len); 0 without one. */
+static void header_get(const uint8_t *p, uint32_t len, uint32_t *size, uint32_t *code)
 {
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
+	struct buf_reader r;
 
-static void put_be16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
-}
-
-static void put_be32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)(v >> 24);
-	p[1] = (uint8_t)(v >> 16);
-	p[2] = (uint8_t)(v >> 8);
-	p[3] = (uint8_t)v;
+	buf_reader_init(&r, p, len);
+	buf_skip(&r, 2);
+	buf_get_be32(&r, size);
+	buf_get_be32(&r, code);
 }
 
 static TPM_RESULT io_init(void)
@@ -112,28 +105,37 @@ bool ftpm_is_on(void)
 static uint32_t run(uint8_t *cmd, uint32_t len)
 {
 	uint32_t size = 0;
+	uint32_t claimed = 0;
+	uint32_t rc = 0;
+	uint32_t cmd_size = 0;
 
 	ftpm.rsp_len = 0;
 	/* A response is whole: its header's size is the size libtpms gives. */
 	if (TPMLIB_Process(&ftpm.rsp, &size, &ftpm.rsp_cap, cmd, len) != TPM_SUCCESS ||
-	    size < TPM_HEADER_SIZE || size > ftpm.rsp_cap || get_be32(ftpm.rsp + 2) != size)
+	    size < TPM_HEADER_SIZE || size > ftpm.rsp_cap)
+		return ~0u;
+	header_get(ftpm.rsp, size, &claimed, &rc);
+	if (claimed != size)
 		return ~0u;
 	ftpm.rsp_len = size;
-	ftpm.last_cc = get_be32(cmd + 6);
-	ftpm.last_ok = get_be32(ftpm.rsp + 6) == TPM_RC_SUCCESS;
-	return get_be32(ftpm.rsp + 6);
+	/* A command shorter than a header fails: what it would name does not count. */
+	header_get(cmd, len, &cmd_size, &ftpm.last_cc);
+	ftpm.last_ok = rc == TPM_RC_SUCCESS;
+	return rc;
 }
 
 /* TPM2_Startup or TPM2_Shutdown of the given type; the response code. */
 static uint32_t run_su(uint32_t cc, uint16_t type)
 {
 	uint8_t cmd[TPM_HEADER_SIZE + 2];
+	struct buf_writer w;
 
-	put_be16(cmd, TPM_ST_NO_SESSIONS);
-	put_be32(cmd + 2, sizeof(cmd));
-	put_be32(cmd + 6, cc);
-	put_be16(cmd + 10, type);
-	return run(cmd, sizeof(cmd));
+	buf_writer_init(&w, cmd, sizeof(cmd));
+	buf_put_be16(&w, TPM_ST_NO_SESSIONS);
+	buf_put_be32(&w, sizeof(cmd));
+	buf_put_be32(&w, cc);
+	buf_put_be16(&w, type);
+	return run(cmd, (uint32_t)buf_written(&w));
 }
 
 TEE_Result ftpm_power_on(uint32_t flags)
