@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "backend_openssl.h"
+#include "buf.h"
 #include "secure.h"
 
 struct bo_gcm_soft {
@@ -83,12 +84,14 @@ static void ghash_pad(struct bo_gcm_soft *g)
 	g->part_n = 0;
 }
 
-static void put_be64(uint8_t *p, uint64_t v)
+/* GHASH's length block: [bits_a]64 | [bits_b]64, big-endian. */
+static void lens_block(uint8_t lens[16], uint64_t bits_a, uint64_t bits_b)
 {
-	for (int i = 7; i >= 0; i--) {
-		p[i] = (uint8_t)v;
-		v >>= 8;
-	}
+	struct buf_writer w;
+
+	buf_writer_init(&w, lens, 16);
+	buf_put_be64(&w, bits_a);
+	buf_put_be64(&w, bits_b);
 }
 
 static void inc32(uint8_t c[16])
@@ -119,7 +122,7 @@ void bo_gcm_soft_free(struct bo_gcm_soft *g)
 TEE_Result bo_gcm_soft_init(struct bo_gcm_soft *g, enum bo_block b, const uint8_t *key,
 			    const uint8_t *nonce, size_t nonce_len)
 {
-	uint8_t lens[16] = {0};
+	uint8_t lens[16];
 	uint8_t j0[16];
 
 	EVP_CIPHER_CTX_free(g->ecb);
@@ -134,7 +137,7 @@ TEE_Result bo_gcm_soft_init(struct bo_gcm_soft *g, enum bo_block b, const uint8_
 	g->part_n = 0;
 	ghash_update(g, nonce, nonce_len);
 	ghash_pad(g);
-	put_be64(lens + 8, (uint64_t)nonce_len * 8);
+	lens_block(lens, 0, (uint64_t)nonce_len * 8);
 	ghash_block(g, lens);
 	memcpy(j0, g->x, 16);
 	if (bo_ecb(g->ecb, j0, 16, g->ej0))
@@ -187,8 +190,7 @@ TEE_Result bo_gcm_soft_tag(struct bo_gcm_soft *g, uint8_t tag[16])
 	uint8_t lens[16];
 
 	ghash_pad(g);
-	put_be64(lens, g->aad_bytes * 8);
-	put_be64(lens + 8, g->ct_bytes * 8);
+	lens_block(lens, g->aad_bytes * 8, g->ct_bytes * 8);
 	ghash_block(g, lens);
 	for (int i = 0; i < 16; i++)
 		tag[i] = g->x[i] ^ g->ej0[i];
