@@ -64,6 +64,7 @@ static void client_drop(struct core *c, struct client *cl)
 	if (*pp)
 		*pp = cl->next;
 	c->nclients--;
+	open_requester_gone(c, cl, NULL);
 	instance_client_gone(c, cl);
 	core_unwatch(c, &cl->ep);
 	close(cl->ep.fd);
@@ -103,9 +104,7 @@ static void handle_open(struct core *c, struct client *cl, struct buf_reader *r)
 	struct swtee_uuid identity = {{0}};
 	uint32_t login = 0;
 	uint32_t gid = 0;
-	uint32_t sid = 0;
 	uint32_t res = 0;
-	int sock = -1;
 
 	buf_get_bytes(r, uuid.b, sizeof(uuid.b));
 	buf_get_u32(r, &login);
@@ -124,10 +123,12 @@ static void handle_open(struct core *c, struct client *cl, struct buf_reader *r)
 		reply_open(cl, TEEC_ERROR_ACCESS_DENIED, TEEC_ORIGIN_TRUSTED_APP, 0, -1);
 		return;
 	}
-	res = instance_open_session(c, cl, NULL, &uuid, login, &identity, &sock, &sid);
+	open_start(c, cl, NULL, &uuid, login, &identity);
+}
+
+void client_open_answer(struct client *cl, uint32_t res, uint32_t sid, int sock)
+{
 	reply_open(cl, res, TEEC_ORIGIN_TEE, sid, sock);
-	if (sock >= 0)
-		close(sock);
 }
 
 static void handle_status(struct core *c, struct client *cl)
@@ -164,6 +165,13 @@ void client_readable(struct core *c, struct client *cl)
 		/* Clients send the core no descriptors. */
 		msg_fds_close(&fds);
 		log_info("client pid %d sent descriptors; dropping it", (int)cl->cred.pid);
+		client_drop(c, cl);
+		return;
+	}
+	if (open_pending(c, cl, NULL)) {
+		/* libteec waits for each answer; a client that does not is broken. */
+		log_info("client pid %d sent a request before its open was answered; dropping it",
+			 (int)cl->cred.pid);
 		client_drop(c, cl);
 		return;
 	}

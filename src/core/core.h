@@ -14,8 +14,11 @@
 #include <time.h>
 
 #include "buf.h"
+#include "elf_dyn.h"
 #include "msg.h"
 #include "uuid.h"
+
+struct ta_libs;
 
 enum endpoint_kind {
 	EP_LISTEN_CLIENT,
@@ -104,15 +107,18 @@ struct core {
 	uint32_t next_instance;
 	uint32_t next_tag;
 	uint32_t next_supp_req;
+	struct open_req *opens; /* sessions being opened */
 	EVP_PKEY *keys[CORE_MAX_KEYS];
 	size_t nkeys;
 	int log_level;
 	bool stopping;
 };
 
-/* main.c */
+/* endpoint.c: the epoll set, and deadlines on CLOCK_MONOTONIC */
 int core_watch(struct core *c, struct endpoint *ep);
 void core_unwatch(struct core *c, struct endpoint *ep);
+void deadline_in(struct timespec *d, long ms);
+bool deadline_passed(const struct timespec *d, const struct timespec *now);
 
 /* sandbox.c: the core's seccomp allowlist, no processes, programs or networks */
 int core_sandbox_enter(void);
@@ -121,6 +127,8 @@ unsigned core_sandbox_refusals(void);
 /* client.c: requests on a client connection */
 void client_accept(struct core *c);
 void client_readable(struct core *c, struct client *cl);
+/* The answer to cl's MSG_CORE_OPEN: res, and the session's socket (not taken) when 0. */
+void client_open_answer(struct client *cl, uint32_t res, uint32_t sid, int sock);
 
 /* identity.c: the client identity a login method gives, from kernel facts */
 void identity_capture(const struct ucred *cred, struct client_facts *facts);
@@ -132,13 +140,30 @@ int instance_zygote_start(struct core *c);
 void instance_zygote_readable(struct core *c);
 /* Returns false when the instance record was freed. */
 bool instance_readable(struct core *c, struct instance *in);
+struct instance *instance_by_id(struct core *c, uint32_t id);
+/* Has the instance sent what the core has not read yet? */
+bool instance_has_input(const struct instance *in);
 /*
- * Opens a session for client cl or, TA to TA, for instance owner (the other
- * is NULL): on success *sock is the caller's end.
+ * The instance a new session on uuid goes to, for a client or, TA to TA, for
+ * the instance owner: *out, or NULL when a new instance is needed. *settle
+ * set: *out has messages to be read first (ask again after them). Returns 0,
+ * or TEEC_ERROR_BUSY (a single-session TA in use, a cycle of TA calls).
  */
-uint32_t instance_open_session(struct core *c, struct client *cl, struct instance *owner,
-			       const struct swtee_uuid *uuid, uint32_t login,
-			       const struct swtee_uuid *identity, int *sock, uint32_t *session_id);
+uint32_t instance_pick(struct core *c, const struct swtee_uuid *uuid, const struct instance *owner,
+		       struct instance **out, bool *settle);
+/*
+ * A new instance of uuid from a spare, given the verified ELF and libraries
+ * (not taken). NULL and *res on failure.
+ */
+struct instance *instance_start(struct core *c, const struct swtee_uuid *uuid, int elf_fd,
+				uint32_t flags, const struct ta_libs *libs, uint32_t *res);
+/*
+ * A session on in for client cl or for instance owner (the other is NULL):
+ * on success *sock is the caller's end, *session_id its id.
+ */
+uint32_t instance_attach(struct core *c, struct instance *in, struct client *cl,
+			 struct instance *owner, uint32_t login, const struct swtee_uuid *identity,
+			 int *sock, uint32_t *session_id);
 /* Ends an instance that broke the protocol, with a log line saying why. */
 void instance_kill(struct instance *in, const char *why);
 /* Sends a response on an instance's control socket. */
@@ -170,29 +195,65 @@ void plugins_ctl_request(struct core *c, struct instance *in, struct buf_reader 
 /* ta_request.c: requests instances make of the core */
 void ta_request_dispatch(struct core *c, struct instance *in, uint32_t type, struct buf_reader *r,
 			 struct msg_fds *fds);
+/* The answer to in's MSG_CTL_OPEN_TA: res, and the session's socket (not taken) when 0. */
+void ta_request_open_answer(struct instance *in, uint32_t res, uint32_t sid, int sock);
 void instance_client_gone(struct core *c, struct client *cl);
 /* Kills instances whose every session lost its client more than a grace ago. */
 void instance_reap_orphans(struct core *c);
 size_t instance_count(const struct core *c, size_t *sessions);
 void instance_shutdown_all(struct core *c);
 
-/* supplicant.c */
+/* supplicant.c: requests to tee-supplicant, each answered as an event */
+#define SUPP_TIMEOUT_MS 10000
 void supplicant_accept(struct core *c);
 void supplicant_readable(struct core *c);
+/* Drops the supplicant connection, saying why; the opens waiting on it fail. */
+void supplicant_fail(struct core *c, const char *why);
+/* Drops a connection that has not said hello by its deadline. */
+void supplicant_tick(struct core *c, const struct timespec *now);
 /*
- * Loads and verifies the TA image of uuid through the supplicant. On success
- * *elf_fd is a sealed memfd holding only the verified ELF.
+ * Sends MSG_SUPP_LOAD_TA for uuid: 0 and the request's id in *req, or -1
+ * (no supplicant, or it was dropped for not taking the request). The reply
+ * goes to open_image_arrived.
  */
-uint32_t supplicant_load_ta(struct core *c, const struct swtee_uuid *uuid, int *elf_fd,
-			    uint32_t *flags);
+int supplicant_ask_image(struct core *c, const struct swtee_uuid *uuid, uint32_t *req);
+/*
+ * The TA image (a TA library when lib) the supplicant handed over for uuid
+ * on file_fd (taken): verified and copied, *elf_fd is a sealed memfd holding
+ * only the verified ELF, *flags its TA_FLAG_*. Returns 0 or a TEEC_ERROR_*,
+ * logged.
+ */
+uint32_t supplicant_image_verify(struct core *c, const struct swtee_uuid *uuid, bool lib,
+				 int file_fd, int *elf_fd, uint32_t *flags);
 /*
  * A channel the supplicant serves on a thread of its own: the other end of
  * *sock goes to it in a message of type (MSG_SUPP_*_CHANNEL, which has no
  * reply). Returns 0, or -1 (no supplicant, or it took no message).
  */
 int supplicant_open_channel(struct core *c, uint32_t type, int *sock);
-/* The same for the TA library uuid (ta_image_verify_lib). */
-uint32_t supplicant_load_lib(struct core *c, const struct swtee_uuid *uuid, int *elf_fd);
+
+/*
+ * session_open.c: opening a session, a pending request answered as events
+ * (the supplicant's replies, an instance's messages read first).
+ */
+/* Starts opening a session on uuid for client cl or, TA to TA, instance owner. */
+void open_start(struct core *c, struct client *cl, struct instance *owner,
+		const struct swtee_uuid *uuid, uint32_t login, const struct swtee_uuid *identity);
+/* Is an open of cl's (or owner's) pending? Each has at most one. */
+bool open_pending(const struct core *c, const struct client *cl, const struct instance *owner);
+/*
+ * The supplicant's reply to request req: res, and the file in fds when 0
+ * (taken). Returns false when no open asked it.
+ */
+bool open_image_arrived(struct core *c, uint32_t req, uint32_t res, struct msg_fds *fds);
+/* The supplicant is gone: opens waiting on it fail. */
+void open_supplicant_gone(struct core *c);
+/* cl (or owner) is gone: its opens finish without an answer. */
+void open_requester_gone(struct core *c, const struct client *cl, const struct instance *owner);
+/* Goes on with opens whose instance has been heard, fails those past their deadline. */
+void open_tick(struct core *c, const struct timespec *now);
+/* Frees every pending open, at shutdown. */
+void open_fini(struct core *c);
 
 /* ta_libs.c: the verified TA libraries of a TA, each after those it needs. */
 struct ta_libs {
@@ -200,9 +261,42 @@ struct ta_libs {
 	int fd[PROTO_LIBS_MAX]; /* sealed memfds of their ELF */
 	size_t n;
 };
-/* Fills l for the TA ta whose ELF is on elf_fd. Returns 0 or a TEEC_ERROR_*, logged. */
-uint32_t ta_libs_resolve(struct core *c, const struct swtee_uuid *ta, int elf_fd,
-			 struct ta_libs *l);
+
+struct lib_frame {
+	int fd; /* the ELF whose needs these are; -1 once handed on */
+	struct swtee_uuid uuid;
+	struct swtee_uuid need[ELF_DYN_NEEDED_MAX]; /* its DT_NEEDED that name TA libraries */
+	int n;
+	int next; /* the first of need[] not yet listed */
+};
+
+/*
+ * A depth-first walk of a TA's libraries that stops at each library it
+ * needs: frame[0] is the TA, frame[1..depth] the libraries being visited.
+ */
+struct lib_walk {
+	struct lib_frame frame[PROTO_LIBS_MAX + 1];
+	size_t depth;
+	struct ta_libs libs; /* those done, each after those it needs */
+	char ta[SWTEE_UUID_STR_LEN];
+};
+
+enum lib_walk_next {
+	LIB_WALK_DONE,	 /* w->libs is the whole list */
+	LIB_WALK_NEED,	 /* *want is the next library to load and verify */
+	LIB_WALK_FAILED, /* *res says why, logged */
+};
+
+/* Starts the walk of the TA ta whose ELF is on elf_fd (not taken). Returns 0 or a TEEC_ERROR_*. */
+uint32_t ta_libs_begin(struct lib_walk *w, const struct swtee_uuid *ta, int elf_fd);
+enum lib_walk_next ta_libs_next(struct lib_walk *w, struct swtee_uuid *want, uint32_t *res);
+/*
+ * The library the last LIB_WALK_NEED named, verified, on lib_fd (taken, also
+ * on failure). Returns 0 or a TEEC_ERROR_*; then ta_libs_next again.
+ */
+uint32_t ta_libs_push(struct lib_walk *w, int lib_fd);
+/* Closes what the walk holds, w->libs included. */
+void ta_libs_abandon(struct lib_walk *w);
 void ta_libs_close(struct ta_libs *l);
 
 #endif

@@ -265,6 +265,7 @@ static void instance_gone(struct core *c, struct instance *in)
 			  in->nsessions);
 	in->destroying = true;
 	in->gone = true;
+	open_requester_gone(c, NULL, in);
 	sessions_owned_by_gone(c, in);
 	session_refs_free(in->sessions);
 	in->sessions = NULL;
@@ -394,7 +395,7 @@ bool instance_readable(struct core *c, struct instance *in)
 	return true;
 }
 
-/* Handles what an instance has already sent, so that no reply races it. */
+/* At shutdown: handles what an instance has already sent (a last SESSION_CLOSED). */
 static struct instance *instance_drain(struct core *c, struct instance *in)
 {
 	struct pollfd p = {.fd = in->ep.fd, .events = POLLIN};
@@ -414,27 +415,17 @@ static struct instance *find_shared(struct core *c, const struct swtee_uuid *uui
 	return NULL;
 }
 
-static struct instance *instance_start(struct core *c, const struct swtee_uuid *uuid, uint32_t *res)
+struct instance *instance_start(struct core *c, const struct swtee_uuid *uuid, int elf_fd,
+				uint32_t flags, const struct ta_libs *libs, uint32_t *res)
 {
 	uint8_t out[32 + 16 * PROTO_LIBS_MAX];
 	int fds[1 + PROTO_LIBS_MAX];
 	struct buf_writer w;
 	struct instance *in = NULL;
-	struct ta_libs libs = {.n = 0};
-	uint32_t flags = 0;
-	int elf_fd = -1;
 
-	*res = supplicant_load_ta(c, uuid, &elf_fd, &flags);
-	if (*res)
-		return NULL;
-	*res = ta_libs_resolve(c, uuid, elf_fd, &libs);
-	if (*res) {
-		close(elf_fd);
-		return NULL;
-	}
 	fds[0] = elf_fd;
-	for (size_t i = 0; i < libs.n; i++)
-		fds[1 + i] = libs.fd[i];
+	for (size_t i = 0; i < libs->n; i++)
+		fds[1 + i] = libs->fd[i];
 	in = calloc(1, sizeof(*in));
 	if (!in) {
 		*res = TEEC_ERROR_OUT_OF_MEMORY;
@@ -451,9 +442,9 @@ static struct instance *instance_start(struct core *c, const struct swtee_uuid *
 	buf_put_u32(&w, flags);
 	buf_put_u32(&w, in->id);
 	buf_put_u32(&w, (uint32_t)c->log_level);
-	buf_put_u32(&w, (uint32_t)libs.n);
-	for (size_t i = 0; i < libs.n; i++)
-		buf_put_bytes(&w, libs.uuid[i].b, sizeof(libs.uuid[i].b));
+	buf_put_u32(&w, (uint32_t)libs->n);
+	for (size_t i = 0; i < libs->n; i++)
+		buf_put_bytes(&w, libs->uuid[i].b, sizeof(libs->uuid[i].b));
 	/*
 	 * Take the oldest spare: it is the most likely to be ready. A spare that
 	 * died meanwhile (the OOM killer, an operator) is dropped for the next.
@@ -472,7 +463,7 @@ static struct instance *instance_start(struct core *c, const struct swtee_uuid *
 		in->pid = c->spares[0].pid;
 		memmove(&c->spares[0], &c->spares[1], (c->nspares - 1) * sizeof(c->spares[0]));
 		c->nspares--;
-		if (!msg_send(in->ep.fd, out, buf_written(&w), fds, 1 + libs.n))
+		if (!msg_send(in->ep.fd, out, buf_written(&w), fds, 1 + libs->n))
 			break;
 		log_info("a spare TA process is gone; taking another");
 		close(in->ep.fd);
@@ -488,9 +479,6 @@ static struct instance *instance_start(struct core *c, const struct swtee_uuid *
 	c->instances = in;
 	*res = TEEC_SUCCESS;
 out:
-	if (elf_fd >= 0)
-		close(elf_fd);
-	ta_libs_close(&libs);
 	spares_fill(c);
 	return in;
 }
@@ -539,34 +527,46 @@ static bool instance_reaches(const struct core *c, const struct instance *from,
 	return false;
 }
 
-uint32_t instance_open_session(struct core *c, struct client *cl, struct instance *owner,
-			       const struct swtee_uuid *uuid, uint32_t login,
-			       const struct swtee_uuid *identity, int *sock, uint32_t *session_id)
+struct instance *instance_by_id(struct core *c, uint32_t id)
 {
-	uint8_t out[64];
-	struct buf_writer w;
-	struct instance *in = find_shared(c, uuid);
-	struct session_ref *ref = NULL;
-	int sv[2] = {-1, -1};
-	uint32_t res = TEEC_SUCCESS;
-	int rc = 0;
+	for (struct instance *in = c->instances; in; in = in->next)
+		if (in->id == id && in->ep.fd >= 0)
+			return in;
+	return NULL;
+}
 
-	*sock = -1;
-	*session_id = 0;
-	if (in && !instance_drain(c, in))
-		in = NULL;
+bool instance_has_input(const struct instance *in)
+{
+	struct pollfd p = {.fd = in->ep.fd, .events = POLLIN};
+
+	return in->ep.fd >= 0 && poll(&p, 1, 0) == 1;
+}
+
+uint32_t instance_pick(struct core *c, const struct swtee_uuid *uuid, const struct instance *owner,
+		       struct instance **out, bool *settle)
+{
+	struct instance *in = find_shared(c, uuid);
+
+	*out = NULL;
+	*settle = false;
+	if (in && instance_has_input(in)) {
+		/* It may have closed a session: hear it first. */
+		*out = in;
+		*settle = true;
+		return TEEC_SUCCESS;
+	}
 	if (in && instance_exiting(in)) {
 		/* It is going: its control socket will close any moment now. */
 		in->destroying = true;
 		in = NULL;
 	}
-	if (in && in->destroying)
-		in = NULL;
+	if (!in)
+		return TEEC_SUCCESS;
 	/*
 	 * A TA calling into an instance that is waiting, directly or through
 	 * others, on that TA would wait forever: refuse instead.
 	 */
-	if (in && owner && instance_reaches(c, in, owner, 0)) {
+	if (owner && instance_reaches(c, in, owner, 0)) {
 		char a[SWTEE_UUID_STR_LEN];
 		char b[SWTEE_UUID_STR_LEN];
 
@@ -575,13 +575,25 @@ uint32_t instance_open_session(struct core *c, struct client *cl, struct instanc
 		log_info("TA %s: a session to %s would close a cycle of TA calls", a, b);
 		return TEEC_ERROR_BUSY;
 	}
-	if (in && !(in->flags & TA_FLAG_MULTI_SESSION) && in->nsessions)
+	if (!(in->flags & TA_FLAG_MULTI_SESSION) && in->nsessions)
 		return TEEC_ERROR_BUSY;
-	if (!in) {
-		in = instance_start(c, uuid, &res);
-		if (!in)
-			return res;
-	}
+	*out = in;
+	return TEEC_SUCCESS;
+}
+
+uint32_t instance_attach(struct core *c, struct instance *in, struct client *cl,
+			 struct instance *owner, uint32_t login, const struct swtee_uuid *identity,
+			 int *sock, uint32_t *session_id)
+{
+	uint8_t out[64];
+	struct buf_writer w;
+	struct session_ref *ref = NULL;
+	int sv[2] = {-1, -1};
+	uint32_t res = TEEC_ERROR_GENERIC;
+	int rc = 0;
+
+	*sock = -1;
+	*session_id = 0;
 	ref = calloc(1, sizeof(*ref));
 	if (!ref || socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv)) {
 		free(ref);

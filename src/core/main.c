@@ -360,6 +360,7 @@ int main(int argc, char **argv)
 
 	while (!c->stopping) {
 		struct epoll_event ev[32];
+		struct timespec now;
 		int n = epoll_wait(c->epfd, ev, 32, 1000);
 
 		if (n < 0 && errno != EINTR) {
@@ -368,9 +369,13 @@ int main(int argc, char **argv)
 		}
 		for (int i = 0; i < n; i++)
 			dispatch(c, ev[i].data.ptr);
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		open_tick(c, &now);
+		supplicant_tick(c, &now);
 		instance_reap_orphans(c);
 	}
 
+	open_fini(c);
 	instance_shutdown_all(c);
 	sockets_fini();
 	storage_fini();

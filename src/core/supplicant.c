@@ -22,22 +22,22 @@
 #include "proto.h"
 #include "ta_image.h"
 
-#define SUPP_TIMEOUT_MS 10000
 #define TA_IMAGE_MAX (64u * 1024 * 1024)
 
-static struct endpoint supp_ep;
+/*
+ * The one supplicant connection. Until its hello arrives it is not
+ * c->supplicant; a peer that never says hello is dropped at its deadline.
+ */
+static struct endpoint supp_ep = {.fd = -1};
+static bool supp_hello_pending;
+static pid_t supp_pid;
+static struct timespec supp_hello_deadline;
 
 void supplicant_accept(struct core *c)
 {
 	struct ucred cred;
 	socklen_t len = sizeof(cred);
-	uint8_t in[16];
-	struct msg_fds fds;
-	struct buf_reader r;
-	uint32_t type = 0;
-	uint32_t version = 0;
-	ssize_t n = 0;
-	int fd = accept4(c->listen_supplicant.fd, NULL, NULL, SOCK_CLOEXEC);
+	int fd = accept4(c->listen_supplicant.fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
 
 	if (fd < 0)
 		return;
@@ -46,19 +46,8 @@ void supplicant_accept(struct core *c)
 		log_error("refusing a supplicant connection from uid %u", (unsigned int)cred.uid);
 		goto drop;
 	}
-	if (c->supplicant) {
+	if (c->supplicant || supp_hello_pending) {
 		log_error("refusing a second supplicant (pid %d)", (int)cred.pid);
-		goto drop;
-	}
-	n = msg_recv_timeout(fd, in, sizeof(in), &fds, SUPP_TIMEOUT_MS);
-	msg_fds_close(&fds);
-	if (n <= 0)
-		goto drop;
-	buf_reader_init(&r, in, (size_t)n);
-	buf_get_u32(&r, &type);
-	buf_get_u32(&r, &version);
-	if (!buf_done(&r) || type != MSG_SUPP_HELLO || version != PROTO_SUPP_VERSION) {
-		log_error("supplicant pid %d speaks another protocol", (int)cred.pid);
 		goto drop;
 	}
 	supp_ep.kind = EP_SUPPLICANT;
@@ -66,36 +55,106 @@ void supplicant_accept(struct core *c)
 	supp_ep.owner = NULL;
 	if (core_watch(c, &supp_ep))
 		goto drop;
-	c->supplicant = &supp_ep;
-	/* The hello is echoed so that the supplicant knows it was accepted. */
-	msg_send(fd, in, (size_t)n, NULL, 0);
-	log_info("tee-supplicant pid %d connected", (int)cred.pid);
+	supp_hello_pending = true;
+	supp_pid = cred.pid;
+	deadline_in(&supp_hello_deadline, SUPP_TIMEOUT_MS);
 	return;
 drop:
+	supp_ep.fd = -1;
 	close(fd);
 }
 
-static void supplicant_drop(struct core *c, const char *why)
+static void hello_readable(struct core *c)
 {
-	if (!c->supplicant)
+	uint8_t in[16];
+	struct msg_fds fds;
+	struct buf_reader r;
+	uint32_t type = 0;
+	uint32_t version = 0;
+	ssize_t n = msg_recv(supp_ep.fd, in, sizeof(in), &fds);
+
+	msg_fds_close(&fds);
+	if (n == -EAGAIN)
 		return;
-	log_error("tee-supplicant %s; TAs cannot be loaded until it reconnects", why);
-	core_unwatch(c, c->supplicant);
-	close(c->supplicant->fd);
-	c->supplicant = NULL;
+	supp_hello_pending = false;
+	buf_reader_init(&r, n > 0 ? in : NULL, n > 0 ? (size_t)n : 0);
+	buf_get_u32(&r, &type);
+	buf_get_u32(&r, &version);
+	/* The hello is echoed so that the supplicant knows it was accepted. */
+	if (n <= 0 || !buf_done(&r) || type != MSG_SUPP_HELLO || version != PROTO_SUPP_VERSION ||
+	    msg_send(supp_ep.fd, in, (size_t)n, NULL, 0)) {
+		log_error("a supplicant connection spoke another protocol; closed");
+		core_unwatch(c, &supp_ep);
+		close(supp_ep.fd);
+		supp_ep.fd = -1;
+		return;
+	}
+	c->supplicant = &supp_ep;
+	log_info("tee-supplicant pid %d connected", (int)supp_pid);
+}
+
+void supplicant_fail(struct core *c, const char *why)
+{
+	if (supp_hello_pending) {
+		log_error("a supplicant connection %s; closed", why);
+		supp_hello_pending = false;
+	} else if (c->supplicant) {
+		log_error("tee-supplicant %s; TAs cannot be loaded until it reconnects", why);
+		c->supplicant = NULL;
+	} else {
+		return;
+	}
+	core_unwatch(c, &supp_ep);
+	close(supp_ep.fd);
+	supp_ep.fd = -1;
+	open_supplicant_gone(c);
+}
+
+void supplicant_tick(struct core *c, const struct timespec *now)
+{
+	if (supp_hello_pending && deadline_passed(&supp_hello_deadline, now))
+		supplicant_fail(c, "sent no hello in time");
+}
+
+/* A reply to MSG_SUPP_LOAD_TA: handed to the open that asked. */
+static bool load_reply(struct core *c, const uint8_t *in, size_t n, struct msg_fds *fds)
+{
+	struct buf_reader r;
+	uint32_t type = 0;
+	uint32_t req = 0;
+	uint32_t res = 0;
+
+	buf_reader_init(&r, in, n);
+	buf_get_u32(&r, &type);
+	buf_get_u32(&r, &req);
+	buf_get_u32(&r, &res);
+	if (!buf_done(&r) || type != MSG_SUPP_LOAD_TA_RSP ||
+	    fds->n != (res == TEEC_SUCCESS ? 1u : 0u))
+		return false;
+	if (res != TEEC_SUCCESS)
+		res = res == TEEC_ERROR_ITEM_NOT_FOUND ? res : TEEC_ERROR_COMMUNICATION;
+	return open_image_arrived(c, req, res, fds);
 }
 
 void supplicant_readable(struct core *c)
 {
 	uint8_t in[PROTO_MSG_MAX];
 	struct msg_fds fds;
-	ssize_t n = msg_recv(c->supplicant->fd, in, sizeof(in), &fds);
+	ssize_t n = 0;
+	bool ok = false;
 
-	msg_fds_close(&fds);
+	if (supp_hello_pending) {
+		hello_readable(c);
+		return;
+	}
+	n = msg_recv(c->supplicant->fd, in, sizeof(in), &fds);
 	if (n == -EAGAIN)
 		return;
-	/* Replies are read where they are awaited; anything else is a fault. */
-	supplicant_drop(c, n <= 0 ? "disconnected" : "sent an unrequested message");
+	ok = n > 0 && load_reply(c, in, (size_t)n, &fds);
+	msg_fds_close(&fds);
+	if (!ok)
+		supplicant_fail(c,
+				n <= 0 ? "disconnected" : "sent a malformed or unrequested reply");
 }
 
 /* Reads a regular file of bounded size into memory the core owns. */
@@ -130,52 +189,31 @@ static uint32_t read_image(int fd, uint8_t **img, size_t *len)
 	return TEEC_SUCCESS;
 }
 
-static uint32_t ask_supplicant(struct core *c, const struct swtee_uuid *uuid, int *file_fd)
+int supplicant_ask_image(struct core *c, const struct swtee_uuid *uuid, uint32_t *req)
 {
 	uint8_t out[32];
-	uint8_t in[64];
 	struct buf_writer w;
-	struct buf_reader r;
-	struct msg_fds fds;
-	uint32_t req = ++c->next_supp_req;
-	uint32_t type = 0;
-	uint32_t rreq = 0;
-	uint32_t res = 0;
-	ssize_t n = 0;
+	int rc = 0;
 
-	*file_fd = -1;
+	*req = 0;
 	if (!c->supplicant) {
 		log_error("no tee-supplicant is connected; cannot load a TA");
-		return TEEC_ERROR_COMMUNICATION;
+		return -1;
 	}
+	if (!++c->next_supp_req)
+		++c->next_supp_req;
 	buf_writer_init(&w, out, sizeof(out));
 	buf_put_u32(&w, MSG_SUPP_LOAD_TA);
-	buf_put_u32(&w, req);
+	buf_put_u32(&w, c->next_supp_req);
 	buf_put_bytes(&w, uuid->b, sizeof(uuid->b));
-	if (msg_send(c->supplicant->fd, out, buf_written(&w), NULL, 0)) {
-		supplicant_drop(c, "does not take requests");
-		return TEEC_ERROR_COMMUNICATION;
+	rc = msg_send(c->supplicant->fd, out, buf_written(&w), NULL, 0);
+	if (rc) {
+		supplicant_fail(c, rc == -EAGAIN ? "does not read its requests"
+						 : "does not take requests");
+		return -1;
 	}
-	n = msg_recv_timeout(c->supplicant->fd, in, sizeof(in), &fds, SUPP_TIMEOUT_MS);
-	if (n <= 0) {
-		msg_fds_close(&fds);
-		supplicant_drop(c, n == -ETIMEDOUT ? "did not answer in time" : "disconnected");
-		return TEEC_ERROR_COMMUNICATION;
-	}
-	buf_reader_init(&r, in, (size_t)n);
-	buf_get_u32(&r, &type);
-	buf_get_u32(&r, &rreq);
-	buf_get_u32(&r, &res);
-	if (!buf_done(&r) || type != MSG_SUPP_LOAD_TA_RSP || rreq != req ||
-	    fds.n != (res == TEEC_SUCCESS ? 1u : 0u)) {
-		msg_fds_close(&fds);
-		supplicant_drop(c, "sent a malformed reply");
-		return TEEC_ERROR_COMMUNICATION;
-	}
-	if (res != TEEC_SUCCESS)
-		return res == TEEC_ERROR_ITEM_NOT_FOUND ? res : TEEC_ERROR_COMMUNICATION;
-	*file_fd = msg_fds_take(&fds, 0);
-	return TEEC_SUCCESS;
+	*req = c->next_supp_req;
+	return 0;
 }
 
 /* A sealed memfd holding a copy of elf: the TA process maps it read-only. */
@@ -297,8 +335,8 @@ static void image_cache_put(const struct image_key *k, int elf_fd, uint32_t flag
 	victim->elf_fd = fcntl(elf_fd, F_DUPFD_CLOEXEC, 3);
 }
 
-static uint32_t load_image(struct core *c, const struct swtee_uuid *uuid, bool lib, int *elf_fd,
-			   uint32_t *flags)
+uint32_t supplicant_image_verify(struct core *c, const struct swtee_uuid *uuid, bool lib,
+				 int file_fd, int *elf_fd, uint32_t *flags)
 {
 	const char *what = lib ? "TA library" : "TA";
 	struct image_key key;
@@ -308,34 +346,26 @@ static uint32_t load_image(struct core *c, const struct swtee_uuid *uuid, bool l
 	struct ta_image_info info;
 	uint8_t *img = NULL;
 	size_t len = 0;
-	int file_fd = -1;
-	uint32_t res = 0;
+	uint32_t res = TEEC_ERROR_GENERIC;
 	int rc = 0;
 
 	*elf_fd = -1;
 	*flags = 0;
 	uuid_format(uuid, name);
-	res = ask_supplicant(c, uuid, &file_fd);
-	if (res) {
-		if (res == TEEC_ERROR_ITEM_NOT_FOUND)
-			log_info("%s %s: no such %s on the TA path", what, name, what);
-		return res;
-	}
 	keyed = image_key_of(file_fd, uuid, lib, &key);
 	if (keyed) {
 		*elf_fd = image_cache_get(&key, flags);
 		if (*elf_fd >= 0) {
-			close(file_fd);
-			return TEEC_SUCCESS;
+			res = TEEC_SUCCESS;
+			goto out;
 		}
 	}
 	res = read_image(file_fd, &img, &len);
-	close(file_fd);
 	if (res) {
 		log_error("%s %s: refused: the supplicant did not hand over a readable file "
 			  "of at most %u bytes",
 			  what, name, TA_IMAGE_MAX);
-		return res;
+		goto out;
 	}
 	rc = lib ? ta_image_verify_lib(img, len, uuid, c->keys, c->nkeys, &info, why, sizeof(why))
 		 : ta_image_verify(img, len, uuid, c->keys, c->nkeys, &info, why, sizeof(why));
@@ -356,21 +386,9 @@ static uint32_t load_image(struct core *c, const struct swtee_uuid *uuid, bool l
 		  info.flags);
 	res = TEEC_SUCCESS;
 out:
+	close(file_fd);
 	free(img);
 	return res;
-}
-
-uint32_t supplicant_load_ta(struct core *c, const struct swtee_uuid *uuid, int *elf_fd,
-			    uint32_t *flags)
-{
-	return load_image(c, uuid, false, elf_fd, flags);
-}
-
-uint32_t supplicant_load_lib(struct core *c, const struct swtee_uuid *uuid, int *elf_fd)
-{
-	uint32_t flags = 0;
-
-	return load_image(c, uuid, true, elf_fd, &flags);
 }
 
 int supplicant_open_channel(struct core *c, uint32_t type, int *sock)

@@ -20,20 +20,25 @@
 static void open_ta(struct core *c, struct instance *in, struct buf_reader *r, struct msg_fds *fds)
 {
 	struct swtee_uuid uuid = {{0}};
-	uint8_t out[16];
-	struct buf_writer w;
-	uint32_t sid = 0;
-	uint32_t res = 0;
-	int sock = -1;
 
 	buf_get_bytes(r, uuid.b, sizeof(uuid.b));
 	if (!buf_done(r) || fds->n) {
 		instance_kill(in, "sent a malformed session request");
 		return;
 	}
+	if (open_pending(c, NULL, in)) {
+		instance_kill(in, "asked for a second session before the first was answered");
+		return;
+	}
 	/* The caller's identity is its UUID, which the core verified. */
-	res = instance_open_session(c, NULL, in, &uuid, TEE_LOGIN_TRUSTED_APP, &in->uuid, &sock,
-				    &sid);
+	open_start(c, NULL, in, &uuid, TEE_LOGIN_TRUSTED_APP, &in->uuid);
+}
+
+void ta_request_open_answer(struct instance *in, uint32_t res, uint32_t sid, int sock)
+{
+	uint8_t out[16];
+	struct buf_writer w;
+
 	buf_writer_init(&w, out, sizeof(out));
 	buf_put_u32(&w, MSG_CTL_OPEN_TA_RSP);
 	buf_put_u32(&w, res);
@@ -41,8 +46,6 @@ static void open_ta(struct core *c, struct instance *in, struct buf_reader *r, s
 	buf_put_u32(&w, sid);
 	if (instance_send(in, out, buf_written(&w), sock >= 0 ? &sock : NULL, sock >= 0 ? 1 : 0))
 		instance_kill(in, "does not take the answer to its request");
-	if (sock >= 0)
-		close(sock);
 }
 
 /*

@@ -4,15 +4,8 @@
 # restarted TEE serves again. Prints "N passed, M failed" last.
 set -u
 BUILD=$1
-pass=0
-fail=0
-check() { # name expected-regex got
-	if [[ "$3" =~ $2 ]]; then
-		pass=$((pass + 1)); echo "ok   $1"
-	else
-		fail=$((fail + 1)); echo "FAIL $1: expected /$2/, got '$3'"
-	fi
-}
+# shellcheck source=check.sh
+source "$(dirname "$0")/check.sh"
 run=$(mktemp -d /tmp/swtee-faults.XXXXXX)
 export SWTEE_SOCKET=$run/tee.sock
 core=
