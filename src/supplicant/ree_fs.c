@@ -24,6 +24,7 @@
 #include "msg.h"
 #include "proto.h"
 #include "ree_fs.h"
+#include "ree_fs_batch.h"
 
 #define FD_CACHE 32
 #define COPY_CHUNK (256u * 1024)
@@ -49,6 +50,7 @@ struct channel {
 	struct cached_fd fds[FD_CACHE];
 	unsigned long tick;
 	uint8_t *bounce;
+	struct ree_fs_batch req; /* the batch being run */
 };
 
 /*
@@ -175,47 +177,6 @@ static unsigned long reap_drain(void)
 	n = reap.done;
 	pthread_mutex_unlock(&reap.lock);
 	return n;
-}
-
-static bool dir_ok(const char *d)
-{
-	for (size_t i = 0; i < PROTO_FS_DIR_LEN; i++)
-		if (!((d[i] >= '0' && d[i] <= '9') || (d[i] >= 'a' && d[i] <= 'f')))
-			return false;
-	return true;
-}
-
-static bool get_name(struct buf_reader *r, char out[PROTO_FS_NAME_MAX + 1])
-{
-	uint8_t len = 0;
-
-	if (!buf_get_u8(r, &len) || !len || len > PROTO_FS_NAME_MAX || !buf_get_bytes(r, out, len))
-		return false;
-	out[len] = '\0';
-	if (out[0] == '.')
-		return false;
-	for (size_t i = 0; i < len; i++) {
-		char ch = out[i];
-
-		if (!((ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'z') || ch == '.'))
-			return false;
-	}
-	return true;
-}
-
-/* As get_name, but a length of 0 gives the empty name. */
-static bool get_name_or_none(struct buf_reader *r, char out[PROTO_FS_NAME_MAX + 1])
-{
-	struct buf_reader peek = *r;
-	uint8_t len = 0;
-
-	if (!buf_get_u8(&peek, &len))
-		return false;
-	if (len) {
-		return get_name(r, out);
-	}
-	out[0] = '\0';
-	return buf_skip(r, 1);
 }
 
 static uint32_t errno_res(int e)
@@ -345,26 +306,16 @@ static int full_pwrite(int fd, const uint8_t *p, size_t len, uint64_t off)
 	return 0;
 }
 
-static bool win_ok(uint32_t win, uint32_t len)
+static int op_copy(struct channel *ch, const struct ree_fs_op *o, uint32_t *count)
 {
-	return win <= PROTO_FS_WINDOW && len <= PROTO_FS_WINDOW - win;
-}
-
-static int op_copy(struct channel *ch, struct buf_reader *r, uint32_t *count)
-{
-	char from[PROTO_FS_NAME_MAX + 1];
-	char to[PROTO_FS_NAME_MAX + 1];
-	uint64_t soff = 0;
-	uint64_t doff = 0;
-	uint32_t len = 0;
+	const char *from = o->name;
+	const char *to = o->to;
+	uint64_t soff = o->off;
+	uint64_t doff = o->to_off;
+	uint32_t len = o->len;
 	int sfd = -1;
 	int dfd = -1;
 
-	if (!get_name(r, from) || !buf_get_u64(r, &soff) || !buf_get_u32(r, &len) ||
-	    !get_name(r, to) || !buf_get_u64(r, &doff)) {
-		errno = EINVAL;
-		return -1;
-	}
 	sfd = file_get(ch, from, false);
 	if (sfd < 0)
 		return -1;
@@ -547,54 +498,41 @@ static int op_remove(struct channel *ch, const char *name)
 	return 0;
 }
 
-/* Runs one op; -1 with errno set when it fails. */
-static int run_op(struct channel *ch, uint32_t op, struct buf_reader *r, uint32_t *count)
+/* Runs one well-formed op; -1 with errno set when it fails. */
+static int run_op(struct channel *ch, const struct ree_fs_op *o, uint32_t *count)
 {
-	char name[PROTO_FS_NAME_MAX + 1];
-	uint64_t off = 0;
-	uint32_t len = 0;
-	uint32_t win = 0;
 	size_t got = 0;
 	int fd = -1;
 
 	*count = 0;
-	if (op != FS_OP_MKDIR && ch->dirfd < 0) {
+	if (o->code != FS_OP_MKDIR && ch->dirfd < 0) {
 		errno = ENOENT;
 		return -1;
 	}
-	switch (op) {
+	switch (o->code) {
 	case FS_OP_READ:
 	case FS_OP_WRITE:
-		if (!get_name(r, name) || !buf_get_u64(r, &off) || !buf_get_u32(r, &len) ||
-		    !buf_get_u32(r, &win) || !win_ok(win, len))
-			break;
-		fd = file_get(ch, name, op == FS_OP_WRITE);
+		fd = file_get(ch, o->name, o->code == FS_OP_WRITE);
 		if (fd < 0)
 			return -1;
-		if (op == FS_OP_WRITE)
-			return full_pwrite(fd, ch->win + win, len, off);
-		if (full_pread(fd, ch->win + win, len, off, &got))
+		if (o->code == FS_OP_WRITE)
+			return full_pwrite(fd, ch->win + o->win, o->len, o->off);
+		if (full_pread(fd, ch->win + o->win, o->len, o->off, &got))
 			return -1;
 		*count = (uint32_t)got;
 		return 0;
 	case FS_OP_COPY:
-		return op_copy(ch, r, count);
+		return op_copy(ch, o, count);
 	case FS_OP_TRUNCATE:
-		if (!get_name(r, name) || !buf_get_u64(r, &off) || off > INT64_MAX)
-			break;
-		fd = file_get(ch, name, true);
-		return fd < 0 ? -1 : ftruncate(fd, (off_t)off);
+		fd = file_get(ch, o->name, true);
+		return fd < 0 ? -1 : ftruncate(fd, (off_t)o->off);
 	case FS_OP_SYNC:
-		if (!get_name(r, name))
-			break;
-		fd = file_get(ch, name, false);
+		fd = file_get(ch, o->name, false);
 		if (fd < 0)
 			return errno == ENOENT ? 0 : -1; /* nothing to make durable */
 		return fdatasync(fd);
 	case FS_OP_REMOVE:
-		if (!get_name(r, name))
-			break;
-		return op_remove(ch, name);
+		return op_remove(ch, o->name);
 	case FS_OP_SYNCDIR:
 		return fsync(ch->dirfd);
 	case FS_OP_MKDIR:
@@ -604,28 +542,18 @@ static int run_op(struct channel *ch, uint32_t op, struct buf_reader *r, uint32_
 			return -1;
 		return ch->dirfd >= 0 ? 0 : set_dir(ch, ch->dir, false);
 	case FS_OP_LIST:
-		if (!get_name_or_none(r, name))
-			break;
-		return op_list(ch, name, count);
+		return op_list(ch, o->name, count);
 	case FS_OP_ZERO:
-		if (!get_name(r, name) || !buf_get_u64(r, &off) || !buf_get_u32(r, &len))
-			break;
-		fd = file_get(ch, name, true);
-		return fd < 0 ? -1 : op_zero(fd, off, len, ch->bounce);
+		fd = file_get(ch, o->name, true);
+		return fd < 0 ? -1 : op_zero(fd, o->off, o->len, ch->bounce);
 	case FS_OP_RESERVE:
-		if (!get_name(r, name) || !buf_get_u64(r, &off) || !buf_get_u32(r, &len) ||
-		    off > (uint64_t)INT64_MAX - len)
-			break;
-		fd = file_get(ch, name, true);
-		return fd < 0 ? -1 : op_reserve(fd, off, len);
+		fd = file_get(ch, o->name, true);
+		return fd < 0 ? -1 : op_reserve(fd, o->off, o->len);
 	case FS_OP_WRITEOUT:
-		if (!get_name(r, name) || !buf_get_u64(r, &off) || !buf_get_u32(r, &len) ||
-		    off > INT64_MAX)
-			break;
 		/* Only a hint: the SYNC that follows is what counts. */
-		fd = file_get(ch, name, false);
+		fd = file_get(ch, o->name, false);
 		if (fd >= 0)
-			sync_file_range(fd, (off_t)off, len, SYNC_FILE_RANGE_WRITE);
+			sync_file_range(fd, (off_t)o->off, o->len, SYNC_FILE_RANGE_WRITE);
 		return 0;
 	default:
 		break;
@@ -634,66 +562,66 @@ static int run_op(struct channel *ch, uint32_t op, struct buf_reader *r, uint32_
 	return -1;
 }
 
+/*
+ * The answer to the op the parser refused (req.ops[req.nvalid]), the same
+ * as when it came to be run: without a directory, only MKDIR gets further.
+ */
+static uint32_t refused_op(const struct channel *ch)
+{
+	const struct ree_fs_batch *b = &ch->req;
+	uint32_t op = b->ops[b->nvalid].code;
+
+	if (!b->bad_code_read)
+		return FS_RES_INVAL;
+	if (op != FS_OP_MKDIR && ch->dirfd < 0)
+		return FS_RES_NOENT;
+	log_error("REE FS: %s/...: operation %u failed: %s", b->dir, op, strerror(EINVAL));
+	return FS_RES_INVAL;
+}
+
 static void batch(struct channel *ch, const uint8_t *in, size_t n)
 {
 	uint8_t out[16 + 4 * PROTO_FS_OPS_MAX];
 	uint32_t counts[PROTO_FS_OPS_MAX];
-	struct buf_reader r;
+	const struct ree_fs_batch *b = &ch->req;
 	struct buf_writer w;
-	char dir[PROTO_FS_DIR_LEN + 1];
-	uint32_t type = 0;
-	uint32_t nops = 0;
 	uint32_t res = FS_RES_OK;
 	uint32_t i = 0;
 
-	buf_reader_init(&r, in, n);
-	buf_get_u32(&r, &type);
-	buf_get_bytes(&r, dir, PROTO_FS_DIR_LEN);
-	buf_get_u32(&r, &nops);
-	dir[PROTO_FS_DIR_LEN] = '\0';
-	if (!buf_ok(&r) || type != MSG_FS_BATCH || !dir_ok(dir) || nops > PROTO_FS_OPS_MAX) {
+	if (!ree_fs_batch_parse(in, n, &ch->req)) {
 		res = FS_RES_INVAL;
 		goto reply;
 	}
 	/* An absent directory leaves dirfd at -1: only MKDIR works then. */
-	if (set_dir(ch, dir, true)) {
+	if (set_dir(ch, b->dir, true)) {
 		res = errno_res(errno);
 		goto reply;
 	}
-	for (i = 0; i < nops; i++) {
-		uint32_t op = 0;
-		struct buf_reader args;
-		unsigned long gen = 0;
-		int rc = 0;
+	for (i = 0; i < b->nvalid; i++) {
+		unsigned long gen = reap_done();
+		int rc = run_op(ch, &b->ops[i], &counts[i]);
 
-		if (!buf_get_u32(&r, &op)) {
-			res = FS_RES_INVAL;
-			break;
-		}
-		args = r;
-		gen = reap_done();
-		rc = run_op(ch, op, &r, &counts[i]);
 		/* The space of files still being removed, then once more. */
-		if (rc && (errno == ENOSPC || errno == EDQUOT) && reap_drain() != gen) {
-			r = args;
-			rc = run_op(ch, op, &r, &counts[i]);
-		}
+		if (rc && (errno == ENOSPC || errno == EDQUOT) && reap_drain() != gen)
+			rc = run_op(ch, &b->ops[i], &counts[i]);
 		if (rc) {
 			res = errno == EINVAL ? FS_RES_INVAL : errno_res(errno);
 			if (res != FS_RES_NOENT)
-				log_error("REE FS: %s/...: operation %u failed: %s", dir, op,
-					  strerror(errno));
+				log_error("REE FS: %s/...: operation %u failed: %s", b->dir,
+					  b->ops[i].code, strerror(errno));
 			break;
 		}
 	}
-	if (res == FS_RES_OK && !buf_done(&r))
+	if (res == FS_RES_OK && b->end == REE_FS_BATCH_BAD_OP)
+		res = refused_op(ch);
+	else if (res == FS_RES_OK && b->end == REE_FS_BATCH_TRAILING)
 		res = FS_RES_INVAL;
 reply:
 	buf_writer_init(&w, out, sizeof(out));
 	buf_put_u32(&w, MSG_FS_BATCH_RSP);
 	buf_put_u32(&w, res);
-	buf_put_u32(&w, res == FS_RES_OK ? nops : i);
-	for (uint32_t k = 0; k < i && k < nops; k++)
+	buf_put_u32(&w, res == FS_RES_OK ? b->nops : i);
+	for (uint32_t k = 0; k < i && k < b->nops; k++)
 		buf_put_u32(&w, counts[k]);
 	msg_send(ch->sock, out, buf_written(&w), NULL, 0);
 }
@@ -806,7 +734,7 @@ void ree_fs_init(const char *root)
 	if (!d && fd >= 0)
 		close(fd);
 	while (d && (e = readdir(d)))
-		if (strlen(e->d_name) == PROTO_FS_DIR_LEN && dir_ok(e->d_name))
+		if (strlen(e->d_name) == PROTO_FS_DIR_LEN && ree_fs_batch_dir_ok(e->d_name))
 			trash_collect(e->d_name);
 	if (d)
 		closedir(d);
