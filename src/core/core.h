@@ -169,19 +169,35 @@ void instance_kill(struct instance *in, const char *why);
 /* Sends a response on an instance's control socket. */
 int instance_send(struct instance *in, const void *msg, size_t len, const int *fds, size_t nfds);
 
+/*
+ * What a handler of an instance's request gives ta_request.c to send: an
+ * answer of type with res, up to two words and descriptors (taken, closed
+ * once sent); or, for a request that breaks the protocol, why the instance
+ * is to be stopped (no answer then).
+ */
+struct ta_reply {
+	uint32_t type;
+	uint32_t res;
+	uint32_t word[2];
+	size_t nwords;
+	int fd[2];
+	size_t nfds;
+	const char *violation;
+};
+
 /* storage/worker.c: trusted storage (see src/core/storage/storage.h) */
 /* Keys from the secure dir (HUK made on first start); storage stays off without one. */
 int storage_init(const char *secure_dir);
 /* Ends the storage workers (each finishes its request) and wipes the keys. */
 void storage_fini(void);
 /* MSG_CTL_STORAGE: the instance's storage channel. */
-void storage_ctl_request(struct core *c, struct instance *in, struct buf_reader *r,
-			 struct msg_fds *fds);
+void storage_ctl_request(struct core *c, uint32_t instance, const struct swtee_uuid *uuid,
+			 struct buf_reader *r, struct msg_fds *fds, struct ta_reply *rep);
 
 /* sockets/relay.c: the GP Sockets API (see src/core/sockets/sockets.h) */
 /* MSG_CTL_SOCKET: the instance's socket channel. */
-void sockets_ctl_request(struct core *c, struct instance *in, struct buf_reader *r,
-			 struct msg_fds *fds);
+void sockets_ctl_request(struct core *c, uint32_t instance, const struct swtee_uuid *uuid,
+			 struct buf_reader *r, struct msg_fds *fds, struct ta_reply *rep);
 /* Ends every socket channel; the supplicant closes their sockets. */
 void sockets_fini(void);
 /* sockets/policy.c: replaces the default (loopback only) with path's rules. */
@@ -189,8 +205,8 @@ int sock_policy_load(const char *path);
 
 /* plugins.c: tee-supplicant plugins (see src/core/plugins.c) */
 /* MSG_CTL_PLUGIN: the instance's plugin channel. */
-void plugins_ctl_request(struct core *c, struct instance *in, struct buf_reader *r,
-			 struct msg_fds *fds);
+void plugins_ctl_request(struct core *c, uint32_t instance, const struct swtee_uuid *uuid,
+			 struct buf_reader *r, struct msg_fds *fds, struct ta_reply *rep);
 
 /* ta_request.c: requests instances make of the core */
 void ta_request_dispatch(struct core *c, struct instance *in, uint32_t type, struct buf_reader *r,
@@ -228,9 +244,10 @@ uint32_t supplicant_image_verify(struct core *c, const struct swtee_uuid *uuid, 
 /*
  * A channel the supplicant serves on a thread of its own: the other end of
  * *sock goes to it in a message of type (MSG_SUPP_*_CHANNEL, which has no
- * reply). Returns 0, or -1 (no supplicant, or it took no message).
+ * reply), with extra_fd (not taken) when >= 0. Returns 0, or -1 (no
+ * supplicant, or it took no message).
  */
-int supplicant_open_channel(struct core *c, uint32_t type, int *sock);
+int supplicant_open_channel(struct core *c, uint32_t type, int extra_fd, int *sock);
 
 /*
  * session_open.c: opening a session, a pending request answered as events

@@ -164,7 +164,8 @@ static bool relay_of(uint32_t instance)
 }
 
 /* A relay for in, its thread running; the instance's end in *ta. */
-static uint32_t relay_start(struct core *c, struct instance *in, int *ta)
+static uint32_t relay_start(struct core *c, uint32_t instance, const struct swtee_uuid *uuid,
+			    int *ta)
 {
 	struct plugin_relay *rl = calloc(1, sizeof(*rl));
 	int sv[2] = {-1, -1};
@@ -176,11 +177,11 @@ static uint32_t relay_start(struct core *c, struct instance *in, int *ta)
 		goto out;
 	rl->supp = -1;
 	res = TEE_ERROR_COMMUNICATION;
-	if (supplicant_open_channel(c, MSG_SUPP_PLUGIN_CHANNEL, &rl->supp))
+	if (supplicant_open_channel(c, MSG_SUPP_PLUGIN_CHANNEL, -1, &rl->supp))
 		goto out;
 	rl->ta = sv[0];
-	rl->instance = in->id;
-	uuid_format(&in->uuid, rl->name);
+	rl->instance = instance;
+	uuid_format(uuid, rl->name);
 	res = TEE_ERROR_OUT_OF_MEMORY;
 	/* Listed before the thread runs: it unlinks itself when it ends. */
 	pthread_mutex_lock(&relays_lock);
@@ -205,36 +206,33 @@ out:
 	return res;
 }
 
-void plugins_ctl_request(struct core *c, struct instance *in, struct buf_reader *r,
-			 struct msg_fds *fds)
+void plugins_ctl_request(struct core *c, uint32_t instance, const struct swtee_uuid *uuid,
+			 struct buf_reader *r, struct msg_fds *fds, struct ta_reply *rep)
 {
-	uint8_t out[8];
-	struct buf_writer w;
 	uint32_t res = TEE_ERROR_COMMUNICATION;
 	int ta = -1;
 
 	if (!buf_done(r) || fds->n) {
-		instance_kill(in, "sent a malformed plugin request");
+		rep->violation = "sent a malformed plugin request";
 		return;
 	}
-	if (relay_of(in->id)) {
-		instance_kill(in, "asked for a second plugin channel");
+	if (relay_of(instance)) {
+		rep->violation = "asked for a second plugin channel";
 		return;
 	}
 	if (c->supplicant) {
-		res = relay_start(c, in, &ta);
+		res = relay_start(c, instance, uuid, &ta);
 	} else {
 		char name[SWTEE_UUID_STR_LEN];
 
-		uuid_format(&in->uuid, name);
+		uuid_format(uuid, name);
 		log_error("TA %s: supplicant plugins need tee-supplicant, and none is connected",
 			  name);
 	}
-	buf_writer_init(&w, out, sizeof(out));
-	buf_put_u32(&w, MSG_CTL_PLUGIN_RSP);
-	buf_put_u32(&w, res);
-	if (instance_send(in, out, buf_written(&w), ta >= 0 ? &ta : NULL, ta >= 0 ? 1 : 0))
-		instance_kill(in, "does not take the answer to its request");
-	if (ta >= 0)
-		close(ta);
+	rep->type = MSG_CTL_PLUGIN_RSP;
+	rep->res = res;
+	if (ta >= 0) {
+		rep->fd[0] = ta;
+		rep->nfds = 1;
+	}
 }

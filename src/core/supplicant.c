@@ -391,18 +391,21 @@ out:
 	return res;
 }
 
-int supplicant_open_channel(struct core *c, uint32_t type, int *sock)
+int supplicant_open_channel(struct core *c, uint32_t type, int extra_fd, int *sock)
 {
 	uint8_t out[4];
 	struct buf_writer w;
 	int sv[2] = {-1, -1};
+	int give[2];
 
 	*sock = -1;
 	if (!c->supplicant || socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv))
 		return -1;
 	buf_writer_init(&w, out, sizeof(out));
 	buf_put_u32(&w, type);
-	if (msg_send(c->supplicant->fd, out, buf_written(&w), &sv[1], 1)) {
+	give[0] = sv[1];
+	give[1] = extra_fd;
+	if (msg_send(c->supplicant->fd, out, buf_written(&w), give, extra_fd >= 0 ? 2 : 1)) {
 		close(sv[0]);
 		close(sv[1]);
 		return -1;

@@ -86,24 +86,51 @@ static void derive_key(struct instance *in, struct buf_reader *r, const struct m
 	secure_wipe(out, sizeof(out));
 }
 
+/* Sends what a channel handler answered, or stops the instance it refused. */
+static void send_reply(struct instance *in, struct ta_reply *rep)
+{
+	uint8_t out[16];
+	struct buf_writer w;
+
+	if (rep->violation) {
+		instance_kill(in, rep->violation);
+		goto out;
+	}
+	buf_writer_init(&w, out, sizeof(out));
+	buf_put_u32(&w, rep->type);
+	buf_put_u32(&w, rep->res);
+	for (size_t i = 0; i < rep->nwords; i++)
+		buf_put_u32(&w, rep->word[i]);
+	if (instance_send(in, out, buf_written(&w), rep->nfds ? rep->fd : NULL, rep->nfds))
+		instance_kill(in, "does not take the answer to its request");
+out:
+	for (size_t i = 0; i < rep->nfds; i++)
+		close(rep->fd[i]);
+}
+
 void ta_request_dispatch(struct core *c, struct instance *in, uint32_t type, struct buf_reader *r,
 			 struct msg_fds *fds)
 {
+	struct ta_reply rep = {.violation = NULL};
+
 	switch (type) {
 	case MSG_CTL_OPEN_TA:
 		open_ta(c, in, r, fds);
 		break;
 	case MSG_CTL_STORAGE:
-		storage_ctl_request(c, in, r, fds);
+		storage_ctl_request(c, in->id, &in->uuid, r, fds, &rep);
+		send_reply(in, &rep);
 		break;
 	case MSG_CTL_SOCKET:
-		sockets_ctl_request(c, in, r, fds);
+		sockets_ctl_request(c, in->id, &in->uuid, r, fds, &rep);
+		send_reply(in, &rep);
 		break;
 	case MSG_CTL_DERIVE_KEY:
 		derive_key(in, r, fds);
 		break;
 	case MSG_CTL_PLUGIN:
-		plugins_ctl_request(c, in, r, fds);
+		plugins_ctl_request(c, in->id, &in->uuid, r, fds, &rep);
+		send_reply(in, &rep);
 		break;
 	default:
 		instance_kill(in, "sent an unknown request");

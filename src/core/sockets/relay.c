@@ -216,46 +216,22 @@ static void *relay_main(void *arg)
 	return NULL;
 }
 
-/* A socket channel handed to the supplicant; our end in *sock. */
-static int supplicant_channel(struct core *c, int *sock)
+void sockets_ctl_request(struct core *c, uint32_t instance, const struct swtee_uuid *uuid,
+			 struct buf_reader *r, struct msg_fds *fds, struct ta_reply *rep)
 {
-	uint8_t out[4];
-	struct buf_writer bw;
-	int sv[2] = {-1, -1};
-
-	*sock = -1;
-	if (!c->supplicant || socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv))
-		return -1;
-	buf_writer_init(&bw, out, sizeof(out));
-	buf_put_u32(&bw, MSG_SUPP_SOCK_CHANNEL);
-	if (msg_send(c->supplicant->fd, out, buf_written(&bw), &sv[1], 1)) {
-		close(sv[0]);
-		close(sv[1]);
-		return -1;
-	}
-	close(sv[1]);
-	*sock = sv[0];
-	return 0;
-}
-
-void sockets_ctl_request(struct core *c, struct instance *in, struct buf_reader *r,
-			 struct msg_fds *fds)
-{
-	uint8_t out[8];
-	struct buf_writer bw;
 	struct sock_relay *rl = NULL;
 	int sv[2] = {-1, -1};
 	uint32_t res = TEE_ERROR_COMMUNICATION;
 
 	if (!buf_done(r) || fds->n) {
-		instance_kill(in, "sent a malformed socket request");
+		rep->violation = "sent a malformed socket request";
 		return;
 	}
 	pthread_mutex_lock(&relays_lock);
 	for (rl = relays; rl; rl = rl->next) {
-		if (rl->instance == in->id) {
+		if (rl->instance == instance) {
 			pthread_mutex_unlock(&relays_lock);
-			instance_kill(in, "asked for a second socket channel");
+			rep->violation = "asked for a second socket channel";
 			return;
 		}
 	}
@@ -271,13 +247,13 @@ void sockets_ctl_request(struct core *c, struct instance *in, struct buf_reader 
 	rl->ta = -1;
 	rl->supp = -1;
 	res = TEE_ERROR_COMMUNICATION;
-	if (supplicant_channel(c, &rl->supp))
+	if (supplicant_open_channel(c, MSG_SUPP_SOCK_CHANNEL, -1, &rl->supp))
 		goto reply;
 	rl->ta = sv[0];
 	sv[0] = -1; /* transferred */
-	rl->instance = in->id;
-	rl->uuid = in->uuid;
-	uuid_format(&in->uuid, rl->name);
+	rl->instance = instance;
+	rl->uuid = *uuid;
+	uuid_format(uuid, rl->name);
 	/* Listed before the thread runs: it unlinks itself when it ends. */
 	pthread_mutex_lock(&relays_lock);
 	if (pthread_create(&rl->thread, NULL, relay_main, rl)) {
@@ -292,10 +268,13 @@ void sockets_ctl_request(struct core *c, struct instance *in, struct buf_reader 
 	rl = NULL; /* the thread owns it */
 	res = TEE_SUCCESS;
 reply:
-	buf_writer_init(&bw, out, sizeof(out));
-	buf_put_u32(&bw, MSG_CTL_SOCKET_RSP);
-	buf_put_u32(&bw, res);
-	instance_send(in, out, buf_written(&bw), res ? NULL : &sv[1], res ? 0 : 1);
+	rep->type = MSG_CTL_SOCKET_RSP;
+	rep->res = res;
+	if (!res) {
+		rep->fd[0] = sv[1];
+		rep->nfds = 1;
+		sv[1] = -1; /* transferred */
+	}
 	if (rl) {
 		if (rl->ta >= 0)
 			close(rl->ta);

@@ -1229,40 +1229,6 @@ void worker_detach(struct worker *w)
 	free(w);
 }
 
-/* A REE FS channel handed to the supplicant; our end in *sock, the window in *win. */
-static int supplicant_channel(struct core *c, int *sock, int *win)
-{
-	uint8_t out[4];
-	struct buf_writer bw;
-	int sv[2] = {-1, -1};
-	int fds[2];
-
-	*sock = *win = -1;
-	if (!c->supplicant)
-		return -1;
-	*win = memfd_new_sealed("swtee-reefs", PROTO_FS_WINDOW);
-	if (*win < 0 || socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv))
-		goto fail;
-	buf_writer_init(&bw, out, sizeof(out));
-	buf_put_u32(&bw, MSG_SUPP_FS_CHANNEL);
-	fds[0] = sv[1];
-	fds[1] = *win;
-	if (msg_send(c->supplicant->fd, out, buf_written(&bw), fds, 2))
-		goto fail;
-	close(sv[1]);
-	*sock = sv[0];
-	return 0;
-fail:
-	if (sv[0] >= 0)
-		close(sv[0]);
-	if (sv[1] >= 0)
-		close(sv[1]);
-	if (*win >= 0)
-		close(*win);
-	*win = -1;
-	return -1;
-}
-
 /*
  * The heap an instance hands over with its storage request: a memfd sealed
  * against shrinking (so that reading it can never fault), mapped read-only.
@@ -1290,17 +1256,14 @@ static int heap_map(int fd, const uint8_t **heap, size_t *len)
 	return 0;
 }
 
-void storage_ctl_request(struct core *c, struct instance *in, struct buf_reader *r,
-			 struct msg_fds *fds)
+void storage_ctl_request(struct core *c, uint32_t instance, const struct swtee_uuid *uuid,
+			 struct buf_reader *r, struct msg_fds *fds, struct ta_reply *rep)
 {
-	uint8_t out[12];
-	struct buf_writer bw;
 	struct worker *w = NULL;
 	int sv[2] = {-1, -1};
 	int bulk_fd = -1;
 	int fs_sock = -1;
 	int fs_win = -1;
-	int give[2];
 	void *bulk = MAP_FAILED;
 	const uint8_t *heap = NULL;
 	size_t heap_len = 0;
@@ -1308,14 +1271,14 @@ void storage_ctl_request(struct core *c, struct instance *in, struct buf_reader 
 	TEE_Result res = TEE_ERROR_STORAGE_NOT_AVAILABLE;
 
 	if (!buf_done(r) || fds->n > 1 || (fds->n && heap_map(fds->fd[0], &heap, &heap_len))) {
-		instance_kill(in, "sent a malformed storage request");
+		rep->violation = "sent a malformed storage request";
 		return;
 	}
 	pthread_mutex_lock(&workers_lock);
 	for (w = workers; w; w = w->next) {
-		if (w->instance == in->id) {
+		if (w->instance == instance) {
 			pthread_mutex_unlock(&workers_lock);
-			instance_kill(in, "asked for a second storage channel");
+			rep->violation = "asked for a second storage channel";
 			if (heap)
 				munmap((void *)heap, heap_len);
 			return;
@@ -1350,15 +1313,17 @@ void storage_ctl_request(struct core *c, struct instance *in, struct buf_reader 
 		goto reply;
 	w->bulk = bulk; /* unmapped by worker_release */
 	res = TEE_ERROR_STORAGE_NOT_AVAILABLE;
-	if (supplicant_channel(c, &fs_sock, &fs_win) || reefs_open(&w->own_fs, fs_sock, fs_win))
+	fs_win = memfd_new_sealed("swtee-reefs", PROTO_FS_WINDOW);
+	if (fs_win < 0 || supplicant_open_channel(c, MSG_SUPP_FS_CHANNEL, fs_win, &fs_sock) ||
+	    reefs_open(&w->own_fs, fs_sock, fs_win))
 		goto reply;
 	fs_sock = -1; /* transferred */
 	close(fs_win);
 	fs_win = -1;
 	w->sock = sv[0];
 	sv[0] = -1;
-	w->instance = in->id;
-	w->uuid = in->uuid;
+	w->instance = instance;
+	w->uuid = *uuid;
 	/* Listed before the thread runs: it unlinks itself when it ends. */
 	pthread_mutex_lock(&workers_lock);
 	if (pthread_create(&w->thread, NULL, worker_main, w)) {
@@ -1373,13 +1338,16 @@ void storage_ctl_request(struct core *c, struct instance *in, struct buf_reader 
 	w = NULL; /* the thread owns it */
 	res = TEE_SUCCESS;
 reply:
-	buf_writer_init(&bw, out, sizeof(out));
-	buf_put_u32(&bw, MSG_CTL_STORAGE_RSP);
-	buf_put_u32(&bw, res);
-	buf_put_u32(&bw, !res && heap ? 1 : 0);
-	give[0] = sv[1];
-	give[1] = bulk_fd;
-	instance_send(in, out, buf_written(&bw), res ? NULL : give, res ? 0 : 2);
+	rep->type = MSG_CTL_STORAGE_RSP;
+	rep->res = res;
+	rep->word[0] = !res && heap ? 1 : 0;
+	rep->nwords = 1;
+	if (!res) {
+		rep->fd[0] = sv[1];
+		rep->fd[1] = bulk_fd;
+		rep->nfds = 2;
+		sv[1] = bulk_fd = -1; /* transferred */
+	}
 	if (heap && !heap_taken)
 		munmap((void *)heap, heap_len);
 	if (w) {
