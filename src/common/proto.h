@@ -85,6 +85,8 @@ static inline size_t proto_bounce_span(size_t size)
  */
 #define MSG_CTL_LOAD 0x0301
 #define PROTO_LIBS_MAX (PROTO_FDS_MAX - 1)
+/* The sessions one TA instance may hold on other TAs; the core refuses more. */
+#define PROTO_TA2TA_MAX 64
 #define MSG_CTL_NEW_SESSION 0x0302 /* session:u32 login:u32 identity[16] [fd: socket] */
 #define MSG_CTL_DESTROY 0x0303	   /* (none) */
 #define MSG_CTL_PING 0x0304	   /* (none): are you stuck in an entry point? */

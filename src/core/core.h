@@ -76,6 +76,8 @@ struct instance {
 	bool exited;	 /* the zygote reported its end */
 	bool ping_pending;
 	struct timespec ping_sent;
+	uint32_t visit_mark;	     /* instance_reaches' walk */
+	struct instance *visit_next; /* its work list */
 	struct instance *next;
 };
 
@@ -147,9 +149,10 @@ bool instance_has_input(const struct instance *in);
  * The instance a new session on uuid goes to, for a client or, TA to TA, for
  * the instance owner: *out, or NULL when a new instance is needed. *settle
  * set: *out has messages to be read first (ask again after them). Returns 0,
- * or TEEC_ERROR_BUSY (a single-session TA in use, a cycle of TA calls).
+ * or TEEC_ERROR_BUSY (a single-session TA in use, a cycle of TA calls, an
+ * owner that holds PROTO_TA2TA_MAX sessions already).
  */
-uint32_t instance_pick(struct core *c, const struct swtee_uuid *uuid, const struct instance *owner,
+uint32_t instance_pick(struct core *c, const struct swtee_uuid *uuid, struct instance *owner,
 		       struct instance **out, bool *settle);
 /*
  * A new instance of uuid from a spare, given the verified ELF and libraries

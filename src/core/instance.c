@@ -512,19 +512,50 @@ static bool instance_exiting(const struct instance *in)
 	return exiting;
 }
 
-/* Does from hold, directly or through other TAs, a session on to? */
-static bool instance_reaches(const struct core *c, const struct instance *from,
-			     const struct instance *to, unsigned int depth)
+/*
+ * Does from hold, directly or through other TAs, a session on to? A walk
+ * that visits each instance once: time in instances times sessions, however
+ * many paths there are between them.
+ */
+static bool instance_reaches(const struct core *c, struct instance *from, const struct instance *to)
 {
-	if (from == to)
-		return true;
-	if (depth > 64)
-		return true; /* a chain this long is refused as if it were a cycle */
+	static uint32_t walk;
+	struct instance *work = from;
+
+	walk++;
+	from->visit_mark = walk;
+	from->visit_next = NULL;
+	while (work) {
+		struct instance *x = work;
+
+		work = x->visit_next;
+		if (x == to)
+			return true;
+		for (struct instance *o = c->instances; o; o = o->next) {
+			if (o->visit_mark == walk)
+				continue;
+			for (const struct session_ref *s = o->sessions; s; s = s->next) {
+				if (s->owner_inst != x)
+					continue;
+				o->visit_mark = walk;
+				o->visit_next = work;
+				work = o;
+				break;
+			}
+		}
+	}
+	return false;
+}
+
+/* The sessions owner holds on other TAs. */
+static size_t sessions_owned(const struct core *c, const struct instance *owner)
+{
+	size_t n = 0;
+
 	for (const struct instance *o = c->instances; o; o = o->next)
 		for (const struct session_ref *s = o->sessions; s; s = s->next)
-			if (s->owner_inst == from && instance_reaches(c, o, to, depth + 1))
-				return true;
-	return false;
+			n += s->owner_inst == owner;
+	return n;
 }
 
 struct instance *instance_by_id(struct core *c, uint32_t id)
@@ -542,13 +573,21 @@ bool instance_has_input(const struct instance *in)
 	return in->ep.fd >= 0 && poll(&p, 1, 0) == 1;
 }
 
-uint32_t instance_pick(struct core *c, const struct swtee_uuid *uuid, const struct instance *owner,
+uint32_t instance_pick(struct core *c, const struct swtee_uuid *uuid, struct instance *owner,
 		       struct instance **out, bool *settle)
 {
 	struct instance *in = find_shared(c, uuid);
 
 	*out = NULL;
 	*settle = false;
+	if (owner && sessions_owned(c, owner) >= PROTO_TA2TA_MAX) {
+		char a[SWTEE_UUID_STR_LEN];
+
+		ta_name(owner, a);
+		log_info("TA %s instance %u: already holds %d sessions on other TAs; refused", a,
+			 owner->id, PROTO_TA2TA_MAX);
+		return TEEC_ERROR_BUSY;
+	}
 	if (in && instance_has_input(in)) {
 		/* It may have closed a session: hear it first. */
 		*out = in;
@@ -566,7 +605,7 @@ uint32_t instance_pick(struct core *c, const struct swtee_uuid *uuid, const stru
 	 * A TA calling into an instance that is waiting, directly or through
 	 * others, on that TA would wait forever: refuse instead.
 	 */
-	if (owner && instance_reaches(c, in, owner, 0)) {
+	if (owner && instance_reaches(c, in, owner)) {
 		char a[SWTEE_UUID_STR_LEN];
 		char b[SWTEE_UUID_STR_LEN];
 

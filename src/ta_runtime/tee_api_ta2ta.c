@@ -22,7 +22,7 @@
 #include "memfd.h"
 #include "runtime.h"
 
-#define TA2TA_MAX 64
+#define TA2TA_MAX PROTO_TA2TA_MAX
 #define BOUNCE_ID 1
 #define WAIT_SLICE_MS 50
 

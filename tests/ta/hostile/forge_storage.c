@@ -151,3 +151,48 @@ TEE_Result hostile_forge_derive(void)
 			     &fds);
 	return TEE_ERROR_GENERIC;
 }
+
+TEE_Result hostile_raw_open_ta(TEE_Param p[TEE_NUM_PARAMS])
+{
+	static int held[256];
+	static size_t nheld;
+	uint32_t want = p[1].value.a;
+
+	if (p[0].memref.size != 16 || want > 256 - nheld)
+		return TEE_ERROR_BAD_PARAMETERS;
+	if (!want) {
+		/* None asked for: the held sessions are let go. */
+		while (nheld)
+			close(held[--nheld]);
+		return TEE_SUCCESS;
+	}
+	p[1].value.a = 0;
+	p[1].value.b = TEE_SUCCESS;
+	for (uint32_t i = 0; i < want; i++) {
+		uint8_t out[20];
+		uint8_t in[32];
+		struct buf_writer w;
+		struct buf_reader r;
+		struct msg_fds fds;
+		uint32_t type = 0;
+		uint32_t res = 0;
+		ssize_t n = 0;
+
+		buf_writer_init(&w, out, sizeof(out));
+		buf_put_u32(&w, MSG_CTL_OPEN_TA);
+		buf_put_bytes(&w, p[0].memref.buffer, 16);
+		n = rt_ctl_call_fd(out, buf_written(&w), -1, MSG_CTL_OPEN_TA_RSP, in, sizeof(in),
+				   &fds);
+		buf_reader_init(&r, in, n > 0 ? (size_t)n : 0);
+		buf_get_u32(&r, &type);
+		buf_get_u32(&r, &res);
+		if (!res && fds.n == 1) {
+			held[nheld++] = msg_fds_take(&fds, 0);
+			p[1].value.a++;
+		} else if (!p[1].value.b) {
+			p[1].value.b = res ? res : TEE_ERROR_GENERIC;
+		}
+		msg_fds_close(&fds);
+	}
+	return TEE_SUCCESS;
+}

@@ -9,6 +9,9 @@ TEE_Result hostile_forge_heap_writes(TEE_Param p[TEE_NUM_PARAMS]);
 /* TA_HOSTILE_CMD_UNSEALED_HEAP: returns only if the core did not end the instance. */
 void hostile_unsealed_heap(void);
 
+/* TA_HOSTILE_CMD_RAW_OPEN_TA */
+TEE_Result hostile_raw_open_ta(TEE_Param p[TEE_NUM_PARAMS]);
+
 /* A key derivation request the core must refuse by ending the instance. */
 TEE_Result hostile_forge_derive(void);
 

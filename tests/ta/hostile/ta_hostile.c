@@ -135,6 +135,8 @@ TEE_Result TA_InvokeCommandEntryPoint(void *ctx, uint32_t cmd, uint32_t types,
 		return hostile_forge_heap_writes(p);
 	case TA_HOSTILE_CMD_PTA_SYSTEM:
 		return test_pta_system(p[2].value.a, p);
+	case TA_HOSTILE_CMD_RAW_OPEN_TA:
+		return hostile_raw_open_ta(p);
 	case TA_HOSTILE_CMD_FORGE_DERIVE:
 		return hostile_forge_derive();
 	case TA_HOSTILE_CMD_UNSEALED_HEAP:

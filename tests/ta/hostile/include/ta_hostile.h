@@ -41,5 +41,25 @@
 #define TA_HOSTILE_CMD_PTA_SYSTEM 22
 /* A key derivation request to the core for a 64-byte key (at most 32 exist). */
 #define TA_HOSTILE_CMD_FORGE_DERIVE 23
+/*
+ * memref[0] in: a TA's UUID in its canonical 16 bytes; value[1].a in: how
+ * many. Asks the core for that many sessions on it straight on the control
+ * socket, past the runtime's TEE_OpenTASession, and keeps every one it gets:
+ * value[1].a out = how many it got, value[1].b = the first refusal's result.
+ * value[1].a = 0 closes every session it holds.
+ */
+#define TA_HOSTILE_CMD_RAW_OPEN_TA 24
+
+/*
+ * Single-instance, multi-session, keep-alive builds of the hostile TA
+ * (TA_HOSTILE_SHARED = 1..4), to hold sessions on each other.
+ */
+#define TA_HOSTILE_SHARED_UUID(n)                                                                  \
+	{                                                                                          \
+		0x5a1f0b7e, 0x3c2d, 0x4e6f,                                                        \
+		{                                                                                  \
+			0x9a, 0x81, 0x27, 0x3b, 0x4c, 0x5d, 0x71, (n)                              \
+		}                                                                                  \
+	}
 
 #endif
