@@ -29,6 +29,9 @@
 #define READY_SLICE_MS 50
 
 #define MAX_TA_KEYS 4
+/* How often a supplicant that ends during the run is started again. */
+#define SUPP_RESTARTS_MAX 5
+#define SUPP_RESTART_DELAY_MS 100
 
 struct run_opts {
 	const char *state;
@@ -173,6 +176,20 @@ static int wait_ready(pid_t pid, int rfd, const char *what)
 	return -1;
 }
 
+/* 0 for a clean exit; otherwise says how what ended, then then (a crash fails the run). */
+static int report_end(const char *what, int status, const char *then)
+{
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return 0;
+	if (WIFEXITED(status))
+		fprintf(stderr, "swtee run: %s exited with status %d%s\n", what,
+			WEXITSTATUS(status), then);
+	else if (WIFSIGNALED(status))
+		fprintf(stderr, "swtee run: %s was killed by signal %d%s\n", what, WTERMSIG(status),
+			then);
+	return -1;
+}
+
 /*
  * Stops a TEE process: after grace_ms for it to end on its own, SIGTERM.
  * Returns 0 when it ended cleanly; otherwise says how it ended (a crash or
@@ -210,15 +227,9 @@ static int stop(pid_t pid, const char *what, int grace_ms)
 			return -1;
 		}
 	}
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
-		return 0;
 	if (asked && WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM)
 		return 0;
-	if (WIFEXITED(status))
-		fprintf(stderr, "swtee run: %s exited with status %d\n", what, WEXITSTATUS(status));
-	else if (WIFSIGNALED(status))
-		fprintf(stderr, "swtee run: %s was killed by signal %d\n", what, WTERMSIG(status));
-	return -1;
+	return report_end(what, status, "");
 }
 
 static int parse(int argc, char **argv, struct run_opts *o)
@@ -452,6 +463,52 @@ out:
 	return rc;
 }
 
+/*
+ * Waits for CMD. A supplicant that ends meanwhile (a crash, or the core
+ * dropped it for stalling) is reported and started again, at most
+ * SUPP_RESTARTS_MAX times: TAs load again without the user's help. Returns
+ * when CMD has ended (not reaped: the caller reaps it), when the core or the
+ * TPM bridge ended first, or when the supplicant is given up; *failed
+ * records a supplicant that did not end cleanly.
+ */
+static void supervise(pid_t *supp, char *const argv_supp[], const int pfd[2], bool *failed)
+{
+	int restarts = 0;
+
+	for (;;) {
+		siginfo_t si = {.si_pid = 0};
+		int status = 0;
+
+		if (waitid(P_ALL, 0, &si, WEXITED | WNOWAIT) < 0) {
+			if (errno == EINTR)
+				continue;
+			return;
+		}
+		if (si.si_pid != *supp)
+			return; /* CMD, or a TEE process whose end stop() reports */
+		waitpid(*supp, &status, 0);
+		*supp = -1;
+		if (report_end("tee-supplicant", status,
+			       restarts < SUPP_RESTARTS_MAX ? "; starting it again" : ""))
+			*failed = true;
+		else
+			fprintf(stderr, "swtee run: tee-supplicant ended; starting it again\n");
+		if (restarts++ >= SUPP_RESTARTS_MAX) {
+			fprintf(stderr,
+				"swtee run: tee-supplicant ended %d times; TAs cannot load\n",
+				restarts);
+			return;
+		}
+		usleep(SUPP_RESTART_DELAY_MS * 1000 * restarts);
+		*supp = start(argv_supp, pfd[1], SIGTERM);
+		if (*supp < 0 || wait_ready(*supp, pfd[0], "tee-supplicant")) {
+			*supp = -1;
+			*failed = true;
+			return;
+		}
+	}
+}
+
 int swtee_run_main(int argc, char **argv)
 {
 	struct run_opts o = {0};
@@ -477,6 +534,9 @@ int swtee_run_main(int argc, char **argv)
 	int status = 0;
 	int rc = 1;
 	struct sigaction sa = {.sa_handler = on_signal};
+	/* Room for the options added below and the NULL after them. */
+	char *argv_supp[16] = {supp_bin, "-f", ree, "-l", ta_list, "--ready-fd", fdarg};
+	bool supp_failed = false;
 
 	if (parse(argc, argv, &o))
 		return 2;
@@ -566,8 +626,6 @@ int swtee_run_main(int argc, char **argv)
 		goto out;
 	}
 	{
-		/* Room for the options added below and the NULL after them. */
-		char *argv_supp[16] = {supp_bin, "-f", ree, "-l", ta_list, "--ready-fd", fdarg};
 		size_t n = 7;
 
 		if (o.plugin_path) {
@@ -583,9 +641,7 @@ int swtee_run_main(int argc, char **argv)
 		supp = -1;
 		goto out;
 	}
-	close(pfd[0]);
-	close(pfd[1]);
-	pfd[0] = pfd[1] = -1;
+	/* The ready pipe stays (close-on-exec): a supplicant started again says ready on it. */
 
 	/*
 	 * CMD finds swtee's own tools and libteec first (a client built
@@ -616,6 +672,7 @@ int swtee_run_main(int argc, char **argv)
 	}
 	if (cmd_pid < 0)
 		goto out;
+	supervise(&supp, argv_supp, pfd, &supp_failed);
 	while (waitpid(cmd_pid, &status, 0) < 0 && errno == EINTR)
 		;
 	if (WIFEXITED(status))
@@ -636,7 +693,7 @@ out:
 	 */
 	if (stop(core, "swteed", 0) && rc == 0)
 		rc = 1;
-	if (stop(supp, "tee-supplicant", SUPP_GRACE_MS) && rc == 0)
+	if ((stop(supp, "tee-supplicant", SUPP_GRACE_MS) || supp_failed) && rc == 0)
 		rc = 1;
 	remove_rundir(rundir);
 	return rc;
