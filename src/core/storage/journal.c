@@ -641,6 +641,24 @@ void txn_time(struct txn *t, int64_t offset_ms, uint64_t ree_ms)
 	buf_put_u64(&w, ree_ms);
 }
 
+static void sink_image(void *ctx, const uint8_t fid[STOR_FID], char kind, uint64_t off,
+		       const void *p, size_t len)
+{
+	txn_image(ctx, fid, kind, off, p, len);
+}
+
+static void sink_truncate(void *ctx, const uint8_t fid[STOR_FID], char kind, uint64_t size)
+{
+	txn_truncate(ctx, fid, kind, size);
+}
+
+TEE_Result txn_map_finish(struct txn *t, const struct stor_entry *e, struct stor_entry *w)
+{
+	const struct map_sink sink = {.ctx = t, .image = sink_image, .truncate = sink_truncate};
+
+	return map_finish(t->s, t, e, w, &sink);
+}
+
 void txn_abort(struct txn *t)
 {
 	map_txn_free(t);
@@ -1085,7 +1103,7 @@ static TEE_Result commit_log(struct txn *t, const uint8_t head[RHDR_LEN], const 
 		goto out;
 	}
 	if (a.b->nops && !a.io)
-		a.io = fsb_send(a.b, s);
+		a.io = fsb_send(a.b, &s->applying);
 	if (a.io) {
 		store_break(s, TEE_ERROR_STORAGE_NOT_AVAILABLE, "a commit did not finish");
 		res = TEE_ERROR_STORAGE_NOT_AVAILABLE;

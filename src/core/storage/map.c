@@ -387,7 +387,7 @@ TEE_Result map_set(struct store *s, struct txn *t, const struct stor_entry *e,
 }
 
 TEE_Result map_finish(struct store *s, struct txn *t, const struct stor_entry *e,
-		      struct stor_entry *w)
+		      struct stor_entry *w, const struct map_sink *out)
 {
 	uint64_t old_n = e ? map_blocks(e->size) : 0;
 	uint64_t n = map_blocks(w->size);
@@ -405,9 +405,9 @@ TEE_Result map_finish(struct store *s, struct txn *t, const struct stor_entry *e
 					   : 0;
 
 			if (l <= old_d)
-				txn_truncate(t, w->fid, (char)('0' + l), len);
+				out->truncate(out->ctx, w->fid, (char)('0' + l), len);
 		}
-		txn_truncate(t, w->fid, 0, w->size);
+		out->truncate(out->ctx, w->fid, 0, w->size);
 	}
 	/* Growing past a level: the old top hangs under new ones. */
 	if (d > old_d && old_n)
@@ -464,8 +464,9 @@ TEE_Result map_finish(struct store *s, struct txn *t, const struct stor_entry *e
 			p->zero = true; /* above the top now */
 		if (p->zero)
 			continue;
-		txn_image(t, w->fid, (char)('0' + p->level), (uint64_t)p->index * STOR_BLOCK, p->e,
-			  entries_in(n, p->level, p->index) * STOR_ENTRY);
+		out->image(out->ctx, w->fid, (char)('0' + p->level),
+			   (uint64_t)p->index * STOR_BLOCK, p->e,
+			   entries_in(n, p->level, p->index) * STOR_ENTRY);
 	}
 	return t->err;
 }

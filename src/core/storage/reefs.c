@@ -282,25 +282,24 @@ TEE_Result reefs_settle_keep(struct reefs *fs, uint32_t keep)
 	uint32_t n = fs->inflight > keep ? fs->inflight - keep : 0;
 
 	for (uint32_t i = 0; i < n; i++) {
-		struct store *s = fs->inflight_store[i];
+		struct fs_owner *o = fs->inflight_owner[i];
 		uint32_t ran = 0;
 		uint32_t fs_res = 0;
 		TEE_Result res =
 		    fs->broken ? TEE_ERROR_STORAGE_NOT_AVAILABLE
 			       : recv_reply(fs, fs->inflight_nops[i], NULL, NULL, &ran, &fs_res);
 
-		if (s) {
-			bool later = false; /* a batch kept applies this store too */
+		if (o) {
+			bool later = false; /* a batch kept applies for this owner too */
 
 			for (uint32_t j = n; j < fs->inflight; j++)
-				later |= fs->inflight_store[j] == s;
-			if (s->post == fs && !later)
-				s->post = NULL;
+				later |= fs->inflight_owner[j] == o;
+			if (o->post == fs && !later)
+				o->post = NULL;
 			/* Its record is durable: the store in memory no longer matches the files.
 			 */
 			if (res)
-				store_break(s, TEE_ERROR_STORAGE_NOT_AVAILABLE,
-					    "a commit did not finish");
+				o->failed(o, TEE_ERROR_STORAGE_NOT_AVAILABLE);
 		}
 		if (res && !first)
 			first = res;
@@ -308,7 +307,7 @@ TEE_Result reefs_settle_keep(struct reefs *fs, uint32_t keep)
 	/* The batches kept wait for a later settle, in order. */
 	for (uint32_t i = n; i < fs->inflight; i++) {
 		fs->inflight_nops[i - n] = fs->inflight_nops[i];
-		fs->inflight_store[i - n] = fs->inflight_store[i];
+		fs->inflight_owner[i - n] = fs->inflight_owner[i];
 	}
 	fs->inflight -= n;
 	return first;
@@ -319,7 +318,7 @@ TEE_Result reefs_settle(struct reefs *fs)
 	return reefs_settle_keep(fs, 0);
 }
 
-TEE_Result fsb_send(struct fsb *b, struct store *owner)
+TEE_Result fsb_send(struct fsb *b, struct fs_owner *owner)
 {
 	struct reefs *fs = b->fs;
 	uint32_t nops = b->nops;
@@ -337,11 +336,11 @@ TEE_Result fsb_send(struct fsb *b, struct store *owner)
 	res = send_batch(b);
 	if (res) {
 		if (owner)
-			store_break(owner, res, "a commit did not finish");
+			owner->failed(owner, res);
 		return res;
 	}
 	fs->inflight_nops[fs->inflight] = nops;
-	fs->inflight_store[fs->inflight] = owner;
+	fs->inflight_owner[fs->inflight] = owner;
 	fs->inflight++;
 	if (owner)
 		owner->post = fs;

@@ -158,10 +158,21 @@ void rpmb_close(struct rpmb_slot *r);
 #define FS_WRITE_AREA (PROTO_FS_WINDOW / 2)
 #define FS_WRITE_AREA_LEN (PROTO_FS_WINDOW / 2)
 
-struct store;
-
 /* Batches sent ahead without waiting (fsb_send), at most. */
 #define FS_INFLIGHT_MAX 8
+
+struct reefs;
+
+/*
+ * Whom batches sent ahead apply for (fsb_send): a store's committed record.
+ * post is the channel still applying one of them, NULL when none is in
+ * flight; failed is called, with the result to break with, for each of
+ * them that fails (the store in memory no longer matches its files).
+ */
+struct fs_owner {
+	struct reefs *post;
+	void (*failed)(struct fs_owner *o, TEE_Result res);
+};
 
 struct reefs {
 	int sock;
@@ -170,7 +181,7 @@ struct reefs {
 	/* Batches sent whose replies are still to be read, in order: */
 	uint32_t inflight;
 	uint32_t inflight_nops[FS_INFLIGHT_MAX];
-	struct store *inflight_store[FS_INFLIGHT_MAX]; /* see fsb_send */
+	struct fs_owner *inflight_owner[FS_INFLIGHT_MAX]; /* see fsb_send */
 };
 
 /* A batch of operations, built then run. Names are PROTO_FS_NAME_MAX at most. */
@@ -223,11 +234,11 @@ TEE_Result fsb_run(struct fsb *b);
  * Sends the batch without waiting for its reply: the next fsb_run or
  * reefs_settle on the channel reads it. Its ops must leave nothing in the
  * window to read, and the window ranges it writes from must stay as they
- * are until then. With owner, the batch applies a committed record of that
- * store (owner->post points to the channel meanwhile): if it fails, the
- * store breaks. TEE_SUCCESS or the channel broke.
+ * are until then. With owner, the batch applies a committed record of its
+ * store (owner->post points to the channel meanwhile): if it fails, or
+ * cannot be sent, owner->failed is told. TEE_SUCCESS or the channel broke.
  */
-TEE_Result fsb_send(struct fsb *b, struct store *owner);
+TEE_Result fsb_send(struct fsb *b, struct fs_owner *owner);
 /* Reads the replies of all batches sent ahead; the first failure, if any. */
 TEE_Result reefs_settle(struct reefs *fs);
 /* The same for all but the last keep of them, which stay in flight. */
@@ -316,7 +327,8 @@ struct store {
 	TEE_Result broken;    /* not TEE_SUCCESS: every call fails with it */
 	struct ta_keys *keys; /* secmem */
 	struct reefs *fs;     /* the channel of the worker holding the lock */
-	struct reefs *post;   /* a channel still applying a committed record */
+	/* a channel still applying a committed record (fsb_send): applying.post */
+	struct fs_owner applying;
 	struct rpmb_slot rpmb;
 	/* the directory */
 	struct stor_entry **sorted; /* by fid */
@@ -471,6 +483,11 @@ void txn_truncate(struct txn *t, const uint8_t fid[STOR_FID], char kind, uint64_
 void txn_remove(struct txn *t, const uint8_t fid[STOR_FID]);
 void txn_time(struct txn *t, int64_t offset_ms, uint64_t ree_ms);
 /*
+ * map_finish for t: the changed map pages of w (the working copy of e, NULL
+ * for an object t creates) become images of t, and its truncations t's.
+ */
+TEE_Result txn_map_finish(struct txn *t, const struct stor_entry *e, struct stor_entry *w);
+/*
  * Makes the transaction durable and applies it: the directory in memory,
  * the files, the map page cache. On failure nothing changed, unless the
  * store broke (s->broken). The transaction is over either way.
@@ -518,12 +535,23 @@ TEE_Result map_set(struct store *s, struct txn *t, const struct stor_entry *e,
 		   const uint8_t fid[STOR_FID], uint64_t first, uint64_t n,
 		   const struct map_ent *ents);
 /*
+ * Where map_finish hands what changed: each changed page as an image of its
+ * file (kind '1'..'3', at off), and when the object shrinks, the new lengths
+ * of its files (kind 0 for its data). ctx is the sink's own.
+ */
+struct map_sink {
+	void *ctx;
+	void (*image)(void *ctx, const uint8_t fid[STOR_FID], char kind, uint64_t off,
+		      const void *p, size_t len);
+	void (*truncate)(void *ctx, const uint8_t fid[STOR_FID], char kind, uint64_t size);
+};
+/*
  * Once the transaction's working copy w of the object has its final size:
- * trims and hashes the changed pages, gives them to t as images, sets
- * w->root.
+ * trims and hashes the changed pages, hands them and the truncations to out
+ * (for t: txn_map_finish), sets w->root. TEE_SUCCESS or t->err.
  */
 TEE_Result map_finish(struct store *s, struct txn *t, const struct stor_entry *e,
-		      struct stor_entry *w);
+		      struct stor_entry *w, const struct map_sink *out);
 void map_txn_install(struct txn *t);
 void map_txn_free(struct txn *t);
 void map_cache_drop(struct store *s, const uint8_t fid[STOR_FID]);

@@ -6,6 +6,7 @@
  * journal.c) by the first worker that locks it and unloaded when its last
  * worker lets go.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,6 +16,14 @@
 
 static pthread_mutex_t stores_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct store *stores;
+
+/* A batch of a committed record failed on its way to the files (fsb_send). */
+static void store_apply_failed(struct fs_owner *o, TEE_Result res)
+{
+	struct store *s = (struct store *)((char *)o - offsetof(struct store, applying));
+
+	store_break(s, res, "a commit did not finish");
+}
 
 struct store *store_get(const struct swtee_uuid *uuid)
 {
@@ -36,6 +45,7 @@ struct store *store_get(const struct swtee_uuid *uuid)
 		if (s) {
 			s->uuid = *uuid;
 			s->rpmb.fd = -1;
+			s->applying.failed = store_apply_failed;
 			keys_for_ta(uuid, s->keys, s->dir);
 			pthread_mutex_init(&s->lock, NULL);
 			s->next = stores;
@@ -118,8 +128,8 @@ TEE_Result store_lock(struct store *s, struct reefs *fs)
 	pthread_mutex_lock(&s->lock);
 	s->fs = fs;
 	/* Another instance's channel may still be applying a commit: wait for it. */
-	if (s->post && s->post != fs)
-		reefs_settle(s->post);
+	if (s->applying.post && s->applying.post != fs)
+		reefs_settle(s->applying.post);
 	if (s->broken)
 		return s->broken;
 	if (fs->broken)

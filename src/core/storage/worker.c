@@ -413,7 +413,7 @@ static TEE_Result pending_commit(struct worker *w, uint32_t *h)
 		txn_del(&p->t, p->e->fid);
 		txn_remove(&p->t, p->e->fid);
 	}
-	res = map_finish(s, &p->t, p->create ? NULL : p->e, p->w);
+	res = txn_map_finish(&p->t, p->create ? NULL : p->e, p->w);
 	in_place = p->t.ndirect > 0;
 	if (!res) {
 		txn_put(&p->t, p->w);
@@ -750,7 +750,7 @@ static void change(struct worker *w, uint32_t h, uint32_t need, uint32_t op, uin
 	case MSG_STOR_TRUNCATE:
 		res = obj_truncate(w->store, &t, wh->e, d, arg);
 		if (!res)
-			res = map_finish(w->store, &t, wh->e, d);
+			res = txn_map_finish(&t, wh->e, d);
 		break;
 	case MSG_STOR_RENAME: {
 		struct stor_entry *other = dir_find(w->store, d->ns, id, id_len);
