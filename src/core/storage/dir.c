@@ -3,7 +3,7 @@
  * store is loaded (about 300 bytes an object), found by (namespace, object
  * id) through a hash table and walked in file-id order for enumeration. Its
  * durable form is the snapshot a checkpoint writes plus the journal records
- * since (journal.c); both carry entries in the form of entry_put.
+ * since (journal.h); both carry entries in the form of entry_put.
  */
 #include <stdlib.h>
 #include <string.h>

@@ -12,7 +12,7 @@
  * touch (merging with the old plaintext of a block they cover in part) and
  * hand them to the transaction: as journal images, or, for at least
  * DIRECT_MIN bytes of blocks no committed state refers to, written in place
- * and synced before the record (journal.c).
+ * and synced before the record (journal.h).
  */
 #include <stdlib.h>
 #include <string.h>

@@ -4,7 +4,7 @@
  * travels in the shared window. The supplicant is hostile: replies are
  * parsed whole and bounded, a reply that does not fit what was asked breaks
  * the channel, and what it leaves in the window is copied out before use
- * (by the callers, see object.c and journal.c).
+ * (by the callers, see object.c and txn.c).
  */
 #include <errno.h>
 #include <string.h>

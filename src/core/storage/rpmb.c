@@ -12,7 +12,7 @@
  * Writes alternate between the copies (even counters in the first), so a
  * torn write leaves the previous copy readable. A small commit is one log
  * record and one anchor copy, made durable by one fdatasync; a checkpoint or
- * a large transaction moves the anchor and empties the log (journal.c).
+ * a large transaction moves the anchor and empties the log (journal.h).
  */
 #include <errno.h>
 #include <fcntl.h>

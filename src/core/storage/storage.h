@@ -13,7 +13,7 @@
  * each block's IV and tag (and each lower page's hash); the root sits in the
  * object's directory entry. Every change is a transaction: one journal
  * record, anchored by the RPMB slot: for a small one, one fdatasync of the
- * slot's log (journal.c).
+ * slot's log (journal.h).
  *
  * Threads: the epoll thread of the core only sets channels up. Each TA
  * instance that uses storage gets a worker thread with a supplicant channel
@@ -400,10 +400,10 @@ bool entry_get(struct buf_reader *r, struct stor_entry *e);
 /* The name of one of an object's files: "" kind for data, '1'..'3' map levels, 'a' attrs. */
 void entry_file(const uint8_t fid[STOR_FID], char kind, char out[PROTO_FS_NAME_MAX + 1]);
 
-/* journal.c: transactions, checkpoints and recovery */
+/* the journal: transactions, checkpoints and recovery (journal.h has its files) */
 
 struct txn_page; /* map pages a transaction changed */
-struct dv_ent;	 /* a block written in place (journal.c) */
+struct dv_ent;	 /* a block written in place (txn.c) */
 
 struct txn {
 	struct store *s;

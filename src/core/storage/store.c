@@ -3,7 +3,7 @@
  * instances, each with a lock of its own. The table lock is held only to
  * find or drop a store, never across any storage work, so the stores of
  * different TAs never wait for each other. A store is loaded (recovered,
- * journal.c) by the first worker that locks it and unloaded when its last
+ * recovery.c) by the first worker that locks it and unloaded when its last
  * worker lets go.
  */
 #include <stddef.h>
@@ -108,7 +108,7 @@ static bool writable(struct store *s)
 		why = "its RPMB slot in the secure dir";
 	} else {
 		fsb_init(&b, s->fs, s->dir);
-		fsb_write(&b, "j", 0, 0, FS_WRITE_AREA); /* the journal (journal.c) */
+		fsb_write(&b, "j", 0, 0, FS_WRITE_AREA); /* the journal (journal.h) */
 		if (fsb_run(&b) == TEE_ERROR_STORAGE_NOT_AVAILABLE && !s->fs->broken)
 			why = "its files in the supplicant's storage dir";
 	}

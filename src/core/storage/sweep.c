@@ -1,7 +1,7 @@
 /*
  * The sweep of a store's REE directory, when the store is loaded: what
  * changes that never committed left behind. A transaction that writes a
- * new object's data in place (journal.c) creates its files before its
+ * new object's data in place (journal.h) creates its files before its
  * record; a crash or a failure before the commit point leaves them named
  * by no entry. A checkpoint cut off after its snapshot leaves a snapshot no
  * header names. Both are removed here.

@@ -1,0 +1,493 @@
+/*
+ * Recovery of a store at load: the newest header slot whose chain reaches
+ * the RPMB anchor, the directory snapshot it names, then the REE journal's
+ * records and the RPMB log's replayed (journal.h). The REE side is hostile.
+ */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "journal.h"
+#include "log.h"
+#include "secure.h"
+
+/* A record as recovery reads it. */
+struct rec {
+	struct rhead h;
+	uint64_t end; /* REE: offset after it */
+	uint8_t tag[STOR_TAG];
+	uint8_t *meta; /* with want: the operations, in clear */
+	uint8_t *bulk; /* with want, from the RPMB log: its bulk */
+};
+
+static void rec_free(struct rec *r)
+{
+	if (r->meta) {
+		secure_wipe(r->meta, r->h.meta);
+		free(r->meta);
+	}
+	r->meta = NULL;
+	r->bulk = NULL;
+}
+
+/* Reads and checks the REE record at off; false when there is no valid one. */
+static bool ree_rec_read(struct jreader *j, uint64_t off, uint64_t seq,
+			 const uint8_t prev[STOR_TAG], bool want, struct rec *rc, TEE_Result *io)
+{
+	uint8_t head[RHDR_LEN];
+	uint8_t *chunk = NULL;
+	uint8_t *ct = NULL;
+	uint8_t *pt = NULL;
+	EVP_CIPHER_CTX *gcm = NULL;
+	bool ok = false;
+	int outl = 0;
+
+	memset(rc, 0, sizeof(*rc));
+	if (!jr_get(j, off, head, sizeof(head), io) || !rhead_decode(head, seq, prev, &rc->h))
+		return false;
+	chunk = malloc(FS_READ_AREA_LEN);
+	ct = malloc((size_t)rc->h.meta + 1);
+	pt = malloc((size_t)rc->h.meta + 1);
+	gcm = crypt_ctx_new(j->s->keys->journal);
+	if (!chunk || !ct || !pt || !gcm || !EVP_CipherInit_ex(gcm, NULL, NULL, NULL, rc->h.iv, 0))
+		goto out;
+	for (uint64_t done = 0; done < rc->h.bulk;) {
+		size_t n = rc->h.bulk - done < FS_READ_AREA_LEN ? (size_t)(rc->h.bulk - done)
+								: FS_READ_AREA_LEN;
+
+		if (!jr_get(j, off + RHDR_LEN + done, chunk, n, io) ||
+		    !EVP_CipherUpdate(gcm, NULL, &outl, chunk, (int)n))
+			goto out;
+		done += n;
+	}
+	if (!jr_get(j, off + RHDR_LEN + rc->h.bulk, ct, rc->h.meta, io) ||
+	    !jr_get(j, off + RHDR_LEN + rc->h.bulk + rc->h.meta, rc->tag, STOR_TAG, io) ||
+	    !rec_finish(gcm, head, RHDR_LEN, ct, rc->h.meta, rc->tag, pt))
+		goto out;
+	rc->end = off + RHDR_LEN + rc->h.bulk + rc->h.meta + STOR_TAG;
+	if (want) {
+		rc->meta = pt;
+		pt = NULL; /* transferred */
+	}
+	ok = true;
+out:
+	EVP_CIPHER_CTX_free(gcm);
+	free(chunk);
+	free(ct);
+	if (pt) {
+		secure_wipe(pt, (size_t)rc->h.meta + 1);
+		free(pt);
+	}
+	return ok;
+}
+
+/* Checks the RPMB log record at off of log (trusted memory); false when there is none. */
+static bool log_rec_read(struct store *s, const uint8_t *log, uint64_t off, uint64_t seq,
+			 const uint8_t prev[STOR_TAG], bool want, struct rec *rc)
+{
+	uint8_t *pt = NULL;
+	EVP_CIPHER_CTX *gcm = NULL;
+	uint64_t total = 0;
+	bool ok = false;
+	int outl = 0;
+
+	memset(rc, 0, sizeof(*rc));
+	if (off > RPMB_LOG_SIZE - RHDR_LEN || !rhead_decode(log + off, seq, prev, &rc->h))
+		return false;
+	total = RHDR_LEN + rc->h.bulk + rc->h.meta + STOR_TAG;
+	if (total > RPMB_LOG_SIZE - off)
+		return false;
+	pt = malloc((size_t)rc->h.meta + 1);
+	gcm = crypt_ctx_new(s->keys->journal);
+	if (!pt || !gcm || !EVP_CipherInit_ex(gcm, NULL, NULL, NULL, rc->h.iv, 0) ||
+	    (rc->h.bulk &&
+	     !EVP_CipherUpdate(gcm, NULL, &outl, log + off + RHDR_LEN, (int)rc->h.bulk)))
+		goto out;
+	memcpy(rc->tag, log + off + total - STOR_TAG, STOR_TAG);
+	if (!rec_finish(gcm, log + off, RHDR_LEN, log + off + RHDR_LEN + rc->h.bulk, rc->h.meta,
+			rc->tag, pt))
+		goto out;
+	rc->end = off + total;
+	if (want) {
+		rc->meta = pt;
+		rc->bulk = (uint8_t *)log + off + RHDR_LEN;
+		pt = NULL; /* transferred */
+	}
+	ok = true;
+out:
+	EVP_CIPHER_CTX_free(gcm);
+	if (pt) {
+		secure_wipe(pt, (size_t)rc->h.meta + 1);
+		free(pt);
+	}
+	return ok;
+}
+
+/* What recovery learns of the chain: where a part ends. */
+struct chain_end {
+	uint64_t seq;
+	uint8_t tag[STOR_TAG];
+	uint8_t prev[STOR_TAG]; /* of the last link */
+	uint64_t end;		/* byte offset after it */
+	uint64_t prev_end;	/* where it starts (after the link before) */
+	uint64_t n;		/* records */
+};
+
+/* Follows REE records from header h as far as they go. */
+static void ree_walk(struct jreader *j, const struct jhdr *h, struct chain_end *c, TEE_Result *io)
+{
+	struct rec rc;
+
+	c->seq = h->seq;
+	memcpy(c->tag, h->tag, STOR_TAG);
+	memcpy(c->prev, h->prev, STOR_TAG);
+	c->end = RECORDS_START;
+	c->n = 0;
+	while (ree_rec_read(j, c->end, c->seq + 1, c->tag, false, &rc, io)) {
+		memcpy(c->prev, c->tag, STOR_TAG);
+		c->seq = rc.h.seq;
+		memcpy(c->tag, rc.tag, STOR_TAG);
+		c->end = align8(rc.end);
+		c->n++;
+	}
+}
+
+/* Follows the RPMB log from the anchor as far as it goes. */
+static void log_walk(struct store *s, const uint8_t *log, struct chain_end *c)
+{
+	struct rec rc;
+
+	c->seq = s->rpmb.seq;
+	memcpy(c->tag, s->rpmb.tag, STOR_TAG);
+	memset(c->prev, 0, STOR_TAG);
+	c->end = 0;
+	c->prev_end = 0;
+	c->n = 0;
+	while (log_rec_read(s, log, c->end, c->seq + 1, c->tag, false, &rc)) {
+		c->prev_end = c->end;
+		memcpy(c->prev, c->tag, STOR_TAG);
+		c->seq = rc.h.seq;
+		memcpy(c->tag, rc.tag, STOR_TAG);
+		c->end = align8(rc.end);
+		c->n++;
+	}
+}
+
+/*
+ * Whether the RPMB log ends where its head says, give or take the one
+ * record a crash inside its single fdatasync can leave on either side.
+ */
+static bool log_consistent(const struct store *s, const struct chain_end *l)
+{
+	const struct rpmb_slot *r = &s->rpmb;
+
+	if (l->seq == r->log_seq)
+		return secure_equal(l->tag, r->log_tag, STOR_TAG);
+	if (l->seq == r->log_seq + 1)
+		return secure_equal(l->prev, r->log_tag, STOR_TAG);
+	return l->seq + 1 == r->log_seq;
+}
+
+/* Replays the REE records after header h up to seq k. */
+static bool ree_replay(struct store *s, struct jreader *j, const struct jhdr *h, uint64_t k,
+		       struct fsb *b, TEE_Result *io)
+{
+	uint8_t prev[STOR_TAG];
+	uint64_t off = RECORDS_START;
+	uint64_t seq = h->seq;
+
+	memcpy(prev, h->tag, STOR_TAG);
+	while (seq < k) {
+		struct rec rc;
+		struct apply a = {.s = s, .b = b, .ree = true, .rec = off, .replay = true};
+		bool ok = ree_rec_read(j, off, seq + 1, prev, true, &rc, io);
+
+		a.bulk_len = rc.h.bulk;
+		ok = ok && meta_apply(s, &a, rc.meta, rc.h.meta, true);
+		if (a.io)
+			*io = a.io;
+		rec_free(&rc);
+		if (!ok || *io)
+			return false;
+		seq = rc.h.seq;
+		memcpy(prev, rc.tag, STOR_TAG);
+		off = align8(rc.end);
+	}
+	return true;
+}
+
+/* The last META_PUT of fid in meta, into e (fresh); false when there is none. */
+static bool meta_entry(const uint8_t *meta, size_t len, const uint8_t fid[STOR_FID],
+		       struct stor_entry *e)
+{
+	struct buf_reader r;
+	bool found = false;
+
+	buf_reader_init(&r, meta, len);
+	while (buf_left(&r)) {
+		const uint8_t *id = NULL;
+		uint8_t op = 0;
+
+		buf_get_u8(&r, &op);
+		if (op == META_PUT && buf_left(&r) >= STOR_FID) {
+			struct buf_reader at = r;
+
+			buf_get_ptr(&at, &id, STOR_FID);
+			if (!memcmp(id, fid, STOR_FID)) {
+				if (!entry_get(&r, e))
+					return false;
+				found = true;
+				continue;
+			}
+		}
+		if (!meta_skip(&r, op))
+			return false;
+	}
+	return found;
+}
+
+/*
+ * The last record of the RPMB log may have become durable while the blocks
+ * it wrote in place were still on their way (commit_log): if a crash took
+ * some of them, the record never committed (its call did not return), and
+ * the log ends before it. Only the last one can be in that state: the next
+ * commit starts after both syncs. TEE_SUCCESS, or the channel's error.
+ */
+static TEE_Result direct_landed(struct store *s, const uint8_t *log, struct chain_end *lg)
+{
+	struct stor_entry *e = NULL;
+	struct buf_reader r;
+	struct rec rc;
+	bool landed = true;
+	bool seen = false;
+	TEE_Result res = TEE_SUCCESS;
+
+	s->unconfirmed = false;
+	if (!lg->n || !log_rec_read(s, log, lg->prev_end, lg->seq, lg->prev, true, &rc))
+		return TEE_SUCCESS;
+	buf_reader_init(&r, rc.meta, rc.h.meta);
+	while (landed && !res && buf_left(&r)) {
+		const uint8_t *ivtags = NULL;
+		uint8_t fid[STOR_FID];
+		uint64_t first = 0;
+		uint32_t n = 0;
+		uint8_t op = 0;
+
+		buf_get_u8(&r, &op);
+		if (op != META_DIRECT) {
+			if (!meta_skip(&r, op))
+				break; /* replay says so */
+			continue;
+		}
+		buf_get_bytes(&r, fid, STOR_FID);
+		buf_get_u64(&r, &first);
+		buf_get_u32(&r, &n);
+		if (!buf_ok(&r) || !n || n > DV_MAX ||
+		    !buf_get_ptr(&r, &ivtags, (size_t)n * DV_BYTES))
+			break;
+		seen = true;
+		entry_free(e);
+		e = entry_new();
+		if (!e) {
+			res = TEE_ERROR_OUT_OF_MEMORY;
+			break;
+		}
+		if (!meta_entry(rc.meta, rc.h.meta, fid, e)) {
+			landed = false;
+			break;
+		}
+		res = obj_check_blocks(s, e, first, n, ivtags);
+		if (res == TEE_ERROR_CORRUPT_OBJECT) {
+			landed = false;
+			res = TEE_SUCCESS;
+		}
+	}
+	/* Landed: still, a later load would check again (journal_confirm). */
+	s->unconfirmed = landed && !res && seen;
+	if (!landed && !res) {
+		log_info("storage: the last change before a crash did not reach the disk "
+			 "whole: it never happened");
+		lg->seq--;
+		memcpy(lg->tag, lg->prev, STOR_TAG);
+		lg->end = lg->prev_end;
+		lg->n--;
+	}
+	entry_free(e);
+	rec_free(&rc);
+	return res;
+}
+
+/* Replays the RPMB log records (trusted) up to seq k. */
+static bool log_replay(struct store *s, const uint8_t *log, uint64_t k, struct fsb *b,
+		       TEE_Result *io)
+{
+	uint8_t prev[STOR_TAG];
+	uint64_t off = 0;
+	uint64_t seq = s->rpmb.seq;
+
+	memcpy(prev, s->rpmb.tag, STOR_TAG);
+	while (seq < k) {
+		struct rec rc;
+		struct apply a = {.s = s, .b = b, .replay = true};
+		bool ok = log_rec_read(s, log, off, seq + 1, prev, true, &rc);
+
+		a.bulk = rc.bulk;
+		a.bulk_len = rc.h.bulk;
+		ok = ok && meta_apply(s, &a, rc.meta, rc.h.meta, true);
+		apply_run(&a);
+		if (a.io)
+			*io = a.io;
+		rec_free(&rc);
+		if (!ok || *io)
+			return false;
+		seq = rc.h.seq;
+		memcpy(prev, rc.tag, STOR_TAG);
+		off = align8(rc.end);
+	}
+	return true;
+}
+
+TEE_Result journal_load(struct store *s)
+{
+	struct jreader j = {.s = s};
+	struct jhdr h[2];
+	struct chain_end ree = {0};
+	struct chain_end lg = {0};
+	bool hok[2] = {false, false};
+	bool log_too = false;
+	uint8_t raw[HDR_LEN];
+	uint8_t *log = NULL;
+	struct fsb b;
+	int pick = -1;
+	int newer = 0;
+	int r = rpmb_open(&s->rpmb, s->dir, s->keys);
+	TEE_Result res = TEE_SUCCESS;
+	TEE_Result io = TEE_SUCCESS;
+
+	if (r == RPMB_BAD)
+		return TEE_ERROR_CORRUPT_OBJECT;
+	if (r == RPMB_IO)
+		return TEE_ERROR_STORAGE_NOT_AVAILABLE;
+	j.buf = malloc(FS_READ_AREA_LEN);
+	log = malloc(RPMB_LOG_SIZE);
+	if (!j.buf || !log) {
+		res = TEE_ERROR_OUT_OF_MEMORY;
+		goto out;
+	}
+	fsb_init(&j.b, s->fs, s->dir);
+	fsb_init(&b, s->fs, s->dir);
+	snprintf(j.name, sizeof(j.name), "%s", JNAME);
+	/* The two header slots. */
+	for (int i = 0; i < 2 && !io; i++)
+		if (jr_get(&j, (uint64_t)i * HDR_SLOT, raw, HDR_LEN, &io))
+			hok[i] = hdr_decode(s, raw, &h[i]);
+	if (io == TEE_ERROR_ITEM_NOT_FOUND) {
+		/* No journal. Fine for a new store; otherwise it was deleted. */
+		io = TEE_SUCCESS;
+		if (r == RPMB_OK && s->rpmb.log_seq) {
+			log_error("storage: the REE files of a TA store are gone");
+			res = TEE_ERROR_CORRUPT_OBJECT;
+			goto out;
+		}
+		res = journal_create(s, r == RPMB_OK);
+		goto out;
+	}
+	if (io)
+		goto io_fail;
+	if (r == RPMB_ABSENT) {
+		log_error("storage: REE files of a TA store without its RPMB slot");
+		res = TEE_ERROR_CORRUPT_OBJECT;
+		goto out;
+	}
+	if (!s->rpmb.log_seq && !hok[0] && !hok[1]) {
+		/* A new store whose first header never made it to disk. */
+		res = journal_create(s, true);
+		goto out;
+	}
+	/* The RPMB log: trusted, and consistent with its head. */
+	rpmb_log_read(&s->rpmb, log);
+	log_walk(s, log, &lg);
+	if (!log_consistent(s, &lg)) {
+		log_error("storage: a TA store's RPMB log does not match its head");
+		res = TEE_ERROR_CORRUPT_OBJECT;
+		goto out;
+	}
+	io = direct_landed(s, log, &lg);
+	if (io)
+		goto io_fail;
+	/*
+	 * The newest header whose REE chain the anchor accepts: it ends at the
+	 * anchor (the log then follows), or one past all we trust (a large
+	 * commit or a checkpoint cut off before its anchor).
+	 */
+	newer = hok[1] && (!hok[0] || h[1].seq > h[0].seq) ? 1 : 0;
+	for (int pass = 0; pass < 2 && pick < 0; pass++) {
+		int i = pass ? 1 - newer : newer;
+
+		if (!hok[i])
+			continue;
+		ree_walk(&j, &h[i], &ree, &io);
+		if (io)
+			goto io_fail;
+		if (ree.seq == s->rpmb.seq && secure_equal(ree.tag, s->rpmb.tag, STOR_TAG)) {
+			pick = i;
+			log_too = true;
+		} else if (ree.seq == lg.seq + 1 && secure_equal(ree.prev, lg.tag, STOR_TAG) &&
+			   (!lg.n || ree.n == 0)) {
+			pick = i;
+		}
+	}
+	if (pick < 0) {
+		log_error("storage: a TA store's journal does not reach its RPMB anchor "
+			  "(rolled back or damaged)");
+		res = TEE_ERROR_CORRUPT_OBJECT;
+		goto out;
+	}
+	res = dir_snapshot_load(s, &j, &h[pick]);
+	if (res)
+		goto out;
+	s->hslot = pick;
+	s->dir_seq = h[pick].dir_seq;
+	/* Replay: the REE records, then the RPMB log's; their files again. */
+	if (!ree_replay(s, &j, &h[pick], ree.seq, &b, &io) ||
+	    (log_too && !log_replay(s, log, lg.seq, &b, &io))) {
+		if (io)
+			goto io_fail;
+		res = TEE_ERROR_CORRUPT_OBJECT;
+		goto out;
+	}
+	if (b.nops)
+		io = fsb_run(&b);
+	if (io)
+		goto io_fail;
+	s->jend = ree.end;
+	s->jalloc = ree.end;
+	if (log_too) {
+		s->seq = lg.seq;
+		memcpy(s->tag, lg.tag, STOR_TAG);
+		/* The head moves to what the log really holds, on either side. */
+		s->rpmb.log_seq = lg.seq;
+		memcpy(s->rpmb.log_tag, lg.tag, STOR_TAG);
+		s->rpmb.log_end = lg.end;
+	} else {
+		s->seq = ree.seq;
+		memcpy(s->tag, ree.tag, STOR_TAG);
+		if (rpmb_update(&s->rpmb, s->keys, ree.seq, ree.tag)) {
+			res = TEE_ERROR_STORAGE_NOT_AVAILABLE;
+			goto out;
+		}
+	}
+	s->since_ckpt = ree.n + (log_too ? lg.n : 0);
+	if (ree.n || lg.n)
+		log_debug("storage: replayed %llu journal and %llu RPMB log record(s)",
+			  (unsigned long long)ree.n, (unsigned long long)lg.n);
+	res = TEE_SUCCESS;
+	goto out;
+io_fail:
+	res = io == TEE_ERROR_ITEM_NOT_FOUND ? TEE_ERROR_CORRUPT_OBJECT : io;
+out:
+	free(j.buf);
+	free(log);
+	return res;
+}
