@@ -1,0 +1,446 @@
+/*
+ * The requests that change a store: a create or a write, in one piece or
+ * several (pending, the store locked meanwhile), the one-step changes
+ * (truncate, rename, restrict), deletes and the persistent time. Each one
+ * transaction (txn.c, commit.c); worker.h has the contracts.
+ */
+
+#include <string.h>
+#include <time.h>
+
+#include "worker.h"
+
+void pending_end(struct worker *w)
+{
+	if (!w->p.active)
+		return;
+	if (!w->p.create)
+		obj_invalidate(w->p.e); /* what it sealed never happened */
+	txn_abort(&w->p.t);
+	entry_free(w->p.w);
+	memset(&w->p, 0, sizeof(w->p));
+	unlock(w);
+}
+
+/* Commits the pending create or write, then ends it. */
+static TEE_Result pending_commit(struct worker *w, uint32_t *h)
+{
+	struct pending *p = &w->p;
+	struct store *s = w->store;
+	uint8_t fid[STOR_FID];
+	struct stor_entry *e = NULL;
+	bool in_place = false;
+	TEE_Result res = TEE_SUCCESS;
+
+	memcpy(fid, p->w->fid, STOR_FID);
+	if (p->create && p->e) {
+		/* The object it replaces goes in the same transaction. */
+		txn_del(&p->t, p->e->fid);
+		txn_remove(&p->t, p->e->fid);
+	}
+	res = txn_map_finish(&p->t, p->create ? NULL : p->e, p->w);
+	in_place = p->t.ndirect > 0;
+	if (!res) {
+		txn_put(&p->t, p->w);
+		res = txn_commit(&p->t);
+	} else {
+		txn_abort(&p->t);
+	}
+	if (!res && in_place) {
+		/* Its data file and the directory were synced with the commit. */
+		e = dir_find_fid(s, fid);
+		if (e)
+			e->dir_synced = true;
+	}
+	if (!p->create)
+		obj_committed(p->e, !res);
+	if (!res && p->create) {
+		e = dir_find_fid(s, fid);
+		res = e ? handle_add(w, e, p->flags, h) : TEE_ERROR_GENERIC;
+	}
+	if (res == TEE_ERROR_CORRUPT_OBJECT && !p->create)
+		fix_result(w, p->e, res);
+	entry_free(p->w);
+	memset(p, 0, sizeof(*p));
+	unlock(w);
+	return res == TEE_ERROR_ITEM_NOT_FOUND ? TEE_ERROR_STORAGE_NOT_AVAILABLE : res;
+}
+
+/* A piece of initial data at the bulk window's start (after skip bytes). */
+static TEE_Result create_piece(struct worker *w, size_t skip, size_t n)
+{
+	struct pending *p = &w->p;
+	TEE_Result res = TEE_SUCCESS;
+
+	if (n > p->left || skip + n > PROTO_STOR_WINDOW)
+		return TEE_ERROR_BAD_PARAMETERS;
+	/* Pieces but the last end on a block boundary. */
+	if (n < p->left && (p->next + n) % STOR_BLOCK)
+		return TEE_ERROR_BAD_PARAMETERS;
+	res = obj_write(w->store, &p->t, NULL, p->w, p->next, w->bulk + skip, n);
+	p->next += n;
+	p->left -= n;
+	return res;
+}
+
+bool do_create(struct worker *w, struct buf_reader *r)
+{
+	uint8_t id[PROTO_STOR_ID_MAX];
+	uint8_t out[8];
+	struct buf_writer bw;
+	struct pending *p = &w->p;
+	struct stor_entry *old = NULL;
+	uint32_t storage = 0;
+	uint32_t flags = 0;
+	uint32_t len = 0;
+	uint32_t info[4];
+	uint32_t attr_len = 0;
+	uint32_t data_len = 0;
+	uint32_t h = 0;
+	size_t first = 0;
+	uint8_t ns = 0;
+	bool retried = false;
+	TEE_Result res = TEE_SUCCESS;
+
+	buf_get_u32(r, &storage);
+	buf_get_u32(r, &flags);
+	get_id(r, id, &len);
+	for (int i = 0; i < 4; i++)
+		buf_get_u32(r, &info[i]);
+	buf_get_u32(r, &attr_len);
+	buf_get_u32(r, &data_len);
+	if (!buf_done(r) || len > PROTO_STOR_ID_MAX || (flags & ~CREATE_FLAGS) ||
+	    attr_len > PROTO_STOR_ATTR_MAX || p->active) {
+		reply(w, TEE_ERROR_BAD_PARAMETERS, NULL, 0);
+		return true;
+	}
+	if (!ns_of(storage, &ns)) {
+		reply(w, TEE_ERROR_ITEM_NOT_FOUND, NULL, 0);
+		return true;
+	}
+retry:
+	res = lock(w);
+	if (res) {
+		reply(w, res, NULL, 0);
+		return true;
+	}
+	old = dir_find(w->store, ns, id, len);
+	if (old && (!(flags & TEE_DATA_FLAG_OVERWRITE) || old->open)) {
+		bool held = old->open && (flags & TEE_DATA_FLAG_OVERWRITE);
+
+		unlock(w);
+		if (held && !retried) {
+			retried = true;
+			if (w->releases_wait(w))
+				goto retry;
+		}
+		reply(w, TEE_ERROR_ACCESS_CONFLICT, NULL, 0);
+		return true;
+	}
+	memset(p, 0, sizeof(*p));
+	p->w = entry_new();
+	if (!p->w) {
+		unlock(w);
+		reply(w, TEE_ERROR_OUT_OF_MEMORY, NULL, 0);
+		return true;
+	}
+	p->active = true;
+	p->create = true;
+	p->e = old;
+	p->flags = flags & OPEN_FLAGS;
+	p->left = data_len;
+	if (crypt_random(p->w->fid, STOR_FID) || crypt_random(p->w->fek, STOR_KEY)) {
+		pending_end(w);
+		reply(w, TEE_ERROR_GENERIC, NULL, 0);
+		return true;
+	}
+	p->w->ns = ns;
+	p->w->id_len = (uint8_t)len;
+	memcpy(p->w->id, id, len);
+	p->w->type = info[0];
+	p->w->obj_size = info[1];
+	p->w->max_size = info[2];
+	p->w->usage = info[3];
+	txn_begin(&p->t, w->store);
+	/* The attribute blob comes first in the window, the data after it. */
+	res = obj_put_attrs(&p->t, p->w, w->bulk, attr_len);
+	first = data_len < PROTO_STOR_WINDOW - attr_len ? data_len : PROTO_STOR_WINDOW - attr_len;
+	if (first < data_len)
+		first -= first % STOR_BLOCK;
+	if (!res)
+		res = create_piece(w, attr_len, first);
+	if (res) {
+		pending_end(w);
+		reply(w, res == TEE_ERROR_ITEM_NOT_FOUND ? TEE_ERROR_STORAGE_NOT_AVAILABLE : res,
+		      NULL, 0);
+		return true;
+	}
+	if (p->left) {
+		reply(w, TEE_SUCCESS, (const uint8_t *)"\0\0\0\0", 4); /* more to come */
+		return true;
+	}
+	res = pending_commit(w, &h);
+	buf_writer_init(&bw, out, sizeof(out));
+	buf_put_u32(&bw, h);
+	reply(w, res, out, res ? 0 : buf_written(&bw));
+	return true;
+}
+
+bool do_create_part(struct worker *w, struct buf_reader *r)
+{
+	uint8_t out[8];
+	struct buf_writer bw;
+	uint32_t n = 0;
+	uint32_t h = 0;
+	TEE_Result res = TEE_SUCCESS;
+
+	buf_get_u32(r, &n);
+	if (!buf_done(r) || !w->p.active || !w->p.create) {
+		pending_end(w);
+		reply(w, TEE_ERROR_BAD_PARAMETERS, NULL, 0);
+		return true;
+	}
+	res = create_piece(w, 0, n);
+	if (res) {
+		pending_end(w);
+		reply(w, res == TEE_ERROR_ITEM_NOT_FOUND ? TEE_ERROR_STORAGE_NOT_AVAILABLE : res,
+		      NULL, 0);
+		return true;
+	}
+	if (w->p.left) {
+		reply(w, TEE_SUCCESS, (const uint8_t *)"\0\0\0\0", 4);
+		return true;
+	}
+	res = pending_commit(w, &h);
+	buf_writer_init(&bw, out, sizeof(out));
+	buf_put_u32(&bw, h);
+	reply(w, res, out, res ? 0 : buf_written(&bw));
+	return true;
+}
+
+bool do_write(struct worker *w, struct buf_reader *r)
+{
+	struct pending *p = &w->p;
+	struct whandle *wh = NULL;
+	uint32_t h = 0;
+	uint64_t pos = 0;
+	uint32_t len = 0;
+	uint32_t flags = 0;
+	uint32_t more = 0;
+	uint64_t from = 0;
+	const uint8_t *src = w->bulk;
+	uint32_t dummy = 0;
+	TEE_Result res = TEE_SUCCESS;
+
+	buf_get_u32(r, &h);
+	buf_get_u64(r, &pos);
+	buf_get_u32(r, &len);
+	buf_get_u32(r, &flags);
+	if (flags & PROTO_STOR_WRITE_HEAP) {
+		/* In the instance's heap: all of it inside the mapping. */
+		buf_get_u64(r, &from);
+		src = w->heap && from <= w->heap_len && len <= w->heap_len - from ? w->heap + from
+										  : NULL;
+	}
+	more = flags & PROTO_STOR_WRITE_MORE;
+	if (!buf_done(r) || !src || len > PROTO_STOR_WINDOW ||
+	    (flags & ~(PROTO_STOR_WRITE_MORE | PROTO_STOR_WRITE_HEAP)) ||
+	    (p->active && (p->create || p->handle != h || p->next != pos)) ||
+	    (more && (pos + len) % STOR_BLOCK)) {
+		pending_end(w);
+		reply(w, TEE_ERROR_BAD_PARAMETERS, NULL, 0);
+		return true;
+	}
+	if (pos + len > STOR_MAX_SIZE) {
+		pending_end(w);
+		reply(w, TEE_ERROR_OVERFLOW, NULL, 0);
+		return true;
+	}
+	if (!p->active) {
+		res = begin(w, h, TEE_DATA_FLAG_ACCESS_WRITE, &wh);
+		if (res) {
+			reply(w, res, NULL, 0);
+			return true;
+		}
+		p->w = entry_dup(wh->e);
+		if (!p->w) {
+			unlock(w);
+			reply(w, TEE_ERROR_OUT_OF_MEMORY, NULL, 0);
+			return true;
+		}
+		p->active = true;
+		p->e = wh->e;
+		p->handle = h;
+		txn_begin(&p->t, w->store);
+	}
+	res = obj_write(w->store, &p->t, p->e, p->w, pos, src, len);
+	p->next = pos + len;
+	if (res) {
+		struct stor_entry *e = p->e;
+
+		pending_end(w);
+		if (res == TEE_ERROR_CORRUPT_OBJECT && !lock(w)) {
+			fix_result(w, e, res);
+			unlock(w);
+		}
+		reply(w, res == TEE_ERROR_ITEM_NOT_FOUND ? TEE_ERROR_STORAGE_NOT_AVAILABLE : res,
+		      NULL, 0);
+		return true;
+	}
+	if (more) {
+		reply(w, TEE_SUCCESS, NULL, 0);
+		return true;
+	}
+	res = pending_commit(w, &dummy);
+	reply(w, res, NULL, 0);
+	return true;
+}
+
+/* A one-step change of the object behind handle h: truncate, rename, restrict. */
+static void change(struct worker *w, uint32_t h, uint32_t need, uint32_t op, uint64_t arg,
+		   const uint8_t *id, uint32_t id_len)
+{
+	struct whandle *wh = NULL;
+	struct stor_entry *d = NULL;
+	struct txn t;
+	TEE_Result res = begin(w, h, need, &wh);
+
+	if (res) {
+		reply(w, res, NULL, 0);
+		return;
+	}
+	d = entry_dup(wh->e);
+	if (!d) {
+		unlock(w);
+		reply(w, TEE_ERROR_OUT_OF_MEMORY, NULL, 0);
+		return;
+	}
+	txn_begin(&t, w->store);
+	switch (op) {
+	case MSG_STOR_TRUNCATE:
+		res = obj_truncate(w->store, &t, wh->e, d, arg);
+		if (!res)
+			res = txn_map_finish(&t, wh->e, d);
+		break;
+	case MSG_STOR_RENAME: {
+		struct stor_entry *other = dir_find(w->store, d->ns, id, id_len);
+
+		if (other)
+			res = TEE_ERROR_ACCESS_CONFLICT;
+		d->id_len = (uint8_t)id_len;
+		memcpy(d->id, id, id_len);
+		break;
+	}
+	case MSG_STOR_RESTRICT:
+		d->usage &= (uint32_t)arg;
+		break;
+	default:
+		res = TEE_ERROR_BAD_PARAMETERS;
+		break;
+	}
+	if (!res) {
+		txn_put(&t, d);
+		res = txn_commit(&t);
+	} else {
+		txn_abort(&t);
+	}
+	obj_committed(wh->e, !res);
+	res = fix_result(w, wh->e, res);
+	unlock(w);
+	entry_free(d);
+	reply(w, res, NULL, 0);
+}
+
+bool do_truncate(struct worker *w, uint32_t h, struct buf_reader *r)
+{
+	uint64_t v = 0;
+
+	buf_get_u64(r, &v);
+	if (!buf_done(r))
+		return false;
+	if (v > STOR_MAX_SIZE) {
+		reply(w, TEE_ERROR_STORAGE_NO_SPACE, NULL, 0);
+		return true;
+	}
+	change(w, h, TEE_DATA_FLAG_ACCESS_WRITE, MSG_STOR_TRUNCATE, v, NULL, 0);
+	return true;
+}
+
+bool do_rename(struct worker *w, uint32_t h, struct buf_reader *r)
+{
+	uint8_t id[PROTO_STOR_ID_MAX];
+	uint32_t len = 0;
+
+	if (!get_id(r, id, &len) || !buf_done(r))
+		return false;
+	change(w, h, TEE_DATA_FLAG_ACCESS_WRITE_META, MSG_STOR_RENAME, 0, id, len);
+	return true;
+}
+
+bool do_restrict(struct worker *w, uint32_t h, struct buf_reader *r)
+{
+	uint32_t usage = 0;
+
+	buf_get_u32(r, &usage);
+	if (!buf_done(r))
+		return false;
+	change(w, h, 0, MSG_STOR_RESTRICT, usage, NULL, 0);
+	return true;
+}
+
+void do_delete(struct worker *w, uint32_t h)
+{
+	struct whandle *wh = handle_of(w, h);
+	struct stor_entry *e = NULL;
+	struct txn t;
+	TEE_Result res = TEE_SUCCESS;
+
+	if (!wh) {
+		reply(w, TEE_ERROR_BAD_PARAMETERS, NULL, 0);
+		return;
+	}
+	if (!(wh->flags & TEE_DATA_FLAG_ACCESS_WRITE_META)) {
+		reply(w, TEE_ERROR_ACCESS_DENIED, NULL, 0);
+		return;
+	}
+	lock_any(w);
+	/* The handle is closed whatever happens; a corrupt object may go too. */
+	e = wh->e;
+	handle_drop(wh);
+	res = w->store->broken;
+	if (!res) {
+		txn_begin(&t, w->store);
+		txn_del(&t, e->fid);
+		txn_remove(&t, e->fid);
+		res = txn_commit(&t);
+	}
+	unlock(w);
+	reply(w, res == TEE_ERROR_ITEM_NOT_FOUND ? TEE_ERROR_STORAGE_NOT_AVAILABLE : res, NULL, 0);
+}
+
+bool do_time_set(struct worker *w, struct buf_reader *r)
+{
+	uint32_t sec = 0;
+	uint32_t ms = 0;
+	uint64_t now = ree_now_ms();
+	struct txn t;
+	TEE_Result res = TEE_SUCCESS;
+
+	buf_get_u32(r, &sec);
+	buf_get_u32(r, &ms);
+	if (!buf_done(r) || ms > 999) {
+		reply(w, TEE_ERROR_BAD_PARAMETERS, NULL, 0);
+		return true;
+	}
+	res = lock(w);
+	if (res) {
+		reply(w, res, NULL, 0);
+		return true;
+	}
+	txn_begin(&t, w->store);
+	txn_time(&t, (int64_t)sec * 1000 + ms - (int64_t)now, now);
+	res = txn_commit(&t);
+	unlock(w);
+	reply(w, res, NULL, 0);
+	return true;
+}
