@@ -6,6 +6,14 @@
  * before the next, whoever sent it. A peer that sends what frame_parse
  * refuses is dropped; so is one that leaves a request or a reply half done
  * for STALL_MS, and, when CONNS_MAX are open, the one idle the longest.
+ *
+ * On a Unix socket a request is read with MSG_PEEK and taken off the socket
+ * only once its reply is out. Taking bytes off a Unix stream socket wakes
+ * whoever sleeps on the sender's end, and a client that has sent a command
+ * sleeps there, in its read of the reply: reading the command at once would
+ * wake it for nothing while the TA runs the command, a wake-up that costs a
+ * context switch when the two share a CPU and an interprocessor interrupt
+ * when they do not (docs/tpm.md, "Benchmarks"). TCP wakes no reader so.
  */
 #include <errno.h>
 #include <poll.h>
@@ -51,6 +59,8 @@ struct conn {
 	uint8_t out[FRAME_TPM_MAX + 16];
 	size_t out_len;
 	size_t out_off;
+	bool peek;		/* a Unix socket: requests are peeked (above) */
+	size_t peeked;		/* in's last bytes, peeked, still queued on the socket */
 	bool close_after;	/* once out is sent */
 	uint64_t pending_since; /* ms; 0 while nothing is half done */
 	uint64_t active;	/* ms of the last request */
@@ -59,6 +69,7 @@ struct conn {
 static struct conn *conns[CONNS_MAX];
 static bool tee_gone; /* the TPM command path lost the TEE for good */
 static uint8_t rsp_buf[FRAME_TPM_MAX];
+static uint8_t taken[FRAME_MAX]; /* where peeked bytes go when taken off a socket */
 
 static uint64_t now_ms(void)
 {
@@ -289,6 +300,22 @@ static int flush(struct conn *c)
 	return 0;
 }
 
+/* Takes the peeked bytes off c's socket; -1 when the peer is gone. */
+static int take_peeked(struct conn *c)
+{
+	while (c->peeked) {
+		ssize_t n = recv(c->fd, taken, c->peeked, MSG_DONTWAIT);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		/* They are queued, and this thread alone reads the socket. */
+		if (n <= 0 || (size_t)n > c->peeked)
+			return -1;
+		c->peeked -= (size_t)n;
+	}
+	return 0;
+}
+
 /*
  * Runs the whole requests in c's input while its replies go out at once.
  * Returns 0 to keep the peer, 1 to drop it, -1 when the TEE is gone.
@@ -317,6 +344,9 @@ static int process(struct conn *c, uint64_t now)
 	}
 	if (c->close_after && !c->out_len)
 		return 1;
+	/* Every reply is out: the client is awake, or about to be. */
+	if (!c->out_len && take_peeked(c))
+		return 1;
 	if ((c->in_len || c->out_len) && !c->pending_since)
 		c->pending_since = now;
 	return 0;
@@ -326,14 +356,20 @@ static int on_readable(struct conn *c, uint64_t now)
 {
 	ssize_t n = 0;
 
+	/* Peeked bytes left (a hang-up while a reply waits) go first: a peek starts at the head. */
+	if (take_peeked(c))
+		return 1;
 	if (c->in_len == sizeof(c->in))
 		return 1; /* cannot happen: a request is no longer than the buffer */
-	n = recv(c->fd, c->in + c->in_len, sizeof(c->in) - c->in_len, MSG_DONTWAIT);
+	n = recv(c->fd, c->in + c->in_len, sizeof(c->in) - c->in_len,
+		 MSG_DONTWAIT | (c->peek ? MSG_PEEK : 0));
 	if (n < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK))
 		return 0;
 	if (n <= 0)
 		return 1; /* end of stream, or an error */
 	c->in_len += (size_t)n;
+	if (c->peek)
+		c->peeked = (size_t)n;
 	return process(c, now);
 }
 
@@ -367,6 +403,7 @@ static int accept_one(struct endpoint *ep, int which, uint64_t now)
 	}
 	c->fd = fd;
 	c->ep = ep;
+	c->peek = ep->unix_path[which] != NULL;
 	if (ep->kind == LISTEN_MSSIM)
 		c->proto = which ? FRAME_MSSIM_PLATFORM : FRAME_MSSIM_TPM;
 	else
@@ -420,12 +457,15 @@ int serve_run(struct endpoint *eps, size_t n, int signal_fd)
 			rc = 0;
 			goto out;
 		}
+		/*
+		 * One peer per socket and round: a client connects per command
+		 * (the swtpm TCTI), and a second accept would only find none.
+		 * Others waiting keep the socket readable for the next round.
+		 */
 		for (size_t i = 0; i < n; i++)
 			for (int j = 0; j < 2; j++)
 				if (p[1 + 2 * i + (size_t)j].revents & POLLIN)
-					for (int a = 0; a < CONNS_MAX; a++)
-						if (accept_one(&eps[i], j, now))
-							break;
+					accept_one(&eps[i], j, now);
 		if (tee_gone)
 			goto out;
 		for (size_t i = 0; i < CONNS_MAX; i++) {

@@ -4,24 +4,18 @@ swtpm data and control): malformed, oversized, truncated, pipelined and
 random requests, more peers than the bridge keeps, a peer that never reads.
 Each is answered, refused or dropped as docs/tpm.md says, and the bridge
 serves well-behaved peers throughout. Run under `swtee run --tpm`."""
-import os
 import random
 import socket
 import struct
 import sys
 import time
 
-MSSIM = os.environ["SWTEE_TPM_MSSIM_TCTI"].split("path=", 1)[1]
-SWTPM = os.environ["SWTEE_TPM_SWTPM_TCTI"].split("path=", 1)[1]
+from tpm_peer import MSSIM, SWTPM, fail, recvn
+
 GETRANDOM = bytes.fromhex("80010000000c0000017b0010")  # 16 random bytes
 TPM_RC_COMMAND_SIZE = 0x142
 PTM_BAD_ORDINAL = 10
 PTM_BAD_LOCALITY = 61
-
-
-def fail(msg):
-    print("FAIL: " + msg, file=sys.stderr)
-    sys.exit(1)
 
 
 def connect(path):
@@ -35,16 +29,6 @@ def connect(path):
             s.close()
             time.sleep(0.05)
     fail("cannot connect to " + path)
-
-
-def recvn(s, n):
-    out = b""
-    while len(out) < n:
-        chunk = s.recv(n - len(out))
-        if not chunk:
-            fail("connection closed after %d of %d bytes" % (len(out), n))
-        out += chunk
-    return out
 
 
 def dropped(s):
