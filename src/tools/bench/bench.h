@@ -19,7 +19,7 @@
  *	BENCH_GROUP_DEFINE(bench_crypto_group);
  *
  * The group lands in a link-time registry (the "bench_groups" section) and
- * every src/tools/bench_*.c file is built into swtee, so adding a group
+ * every src/tools/bench/bench*.c file is built into swtee, so adding a group
  * needs no edit anywhere else. "swtee bench" without a group runs all
  * groups in ascending order, ties broken by name.
  *

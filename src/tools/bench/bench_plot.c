@@ -14,7 +14,10 @@
  *	ecdsa			ECDSA P-256 operations per second
  *	tpm			the fTPM against swtpm, beside hardware TPMs
  *
- * A plot that cannot be drawn leaves a note saying why.
+ * Each kind is one row of plot_specs (at the end): its place in the
+ * report, its axes, fixed titles and captions, and the note left when the
+ * run draws none of that kind. A row's draw function only picks the run's
+ * cases and turns them into curves or bars.
  */
 #include <ctype.h>
 #include <math.h>
@@ -46,6 +49,49 @@ static const enum bench_svg_marker plot_markers[] = {
 
 /* The groups whose cases get a latency distribution. */
 static const char *const plot_latency_groups[] = {"invoke", "session"};
+
+static const struct bench_svg_style plot_swtee_line = {.color = COLOR_SWTEE,
+						       .marker = BENCH_SVG_MARK_CIRCLE};
+static const struct bench_svg_style plot_baseline_line = {.color = COLOR_BASELINE,
+							  .marker = BENCH_SVG_MARK_SQUARE};
+static const struct bench_svg_style plot_swtee_bar = {.color = COLOR_SWTEE};
+static const struct bench_svg_style plot_baseline_bar = {.color = COLOR_BASELINE};
+
+/* Figures from other hardware, the i-th of a plot: open and dashed. */
+static struct bench_svg_style plot_other_style(size_t i, enum bench_svg_marker marker)
+{
+	return (struct bench_svg_style){
+	    .color = plot_other_colors[i % PLOT_N(plot_other_colors)],
+	    .dashed = true,
+	    .hollow = true,
+	    .marker = marker,
+	};
+}
+
+/* An axis that fits its data (a static initializer, where no function may stand). */
+#define PLOT_AXIS(label_, unit_, scale_, format_)                                                  \
+	{                                                                                          \
+		.label = (label_), .unit = (unit_), .scale = (scale_), .format = (format_),        \
+		.min = NAN, .max = NAN                                                             \
+	}
+
+/*
+ * One kind of plot of a report. draw adds the plots of its kind that run
+ * allows to out; when it draws none and knows why better than none says, it
+ * writes the reason into why. Returns 0, or -1 when out of memory (said).
+ */
+struct plot_spec {
+	const char *kind;	 /* the first part of the ids: "latency", "sweep" */
+	const char *name;	 /* their second part; NULL: the case or family drawn */
+	const char *section;	 /* NULL: the group of the cases drawn */
+	const char *title;	 /* NULL: made from what is drawn */
+	const char *caption;	 /* NULL: made from what is drawn */
+	struct bench_svg_axis x; /* line plots only */
+	struct bench_svg_axis y; /* the values: up a line plot, along the bars */
+	const char *none;	 /* the note when the run draws none; NULL: no note */
+	int (*draw)(const struct plot_spec *spec, const struct bench_run *run,
+		    struct bench_plots *out, char *why, size_t whylen);
+};
 
 /* ---- the plot list ---- */
 
@@ -153,6 +199,50 @@ static int plot_draw_xy(FILE *f, const void *arg)
 static int plot_draw_bars(FILE *f, const void *arg)
 {
 	return bench_svg_bars(f, arg);
+}
+
+/* calloc of one n-byte block, saying so when out of memory. */
+static void *plot_zalloc(size_t n)
+{
+	void *p = calloc(1, n);
+
+	if (!p)
+		fprintf(stderr, "swtee bench: out of memory\n");
+	return p;
+}
+
+/*
+ * A new plot of spec's kind in section (NULL: spec's) named name (NULL:
+ * spec's), with spec's title and caption when it has them.
+ */
+static struct bench_plot *plot_start(struct bench_plots *out, const struct plot_spec *spec,
+				     const char *section, const char *name)
+{
+	struct bench_plot *pl =
+	    plot_new(out, section ? section : spec->section, spec->kind, name ? name : spec->name);
+
+	if (pl && spec->title)
+		snprintf(pl->title, sizeof(pl->title), "%s", spec->title);
+	if (pl && spec->caption)
+		snprintf(pl->caption, sizeof(pl->caption), "%s", spec->caption);
+	return pl;
+}
+
+/* Keeps pl as a line plot of series on spec's axes, y for the values (NULL: spec's). */
+static int plot_keep_xy(struct bench_plots *out, struct bench_plot *pl,
+			const struct plot_spec *spec, const struct bench_svg_axis *y,
+			const struct bench_svg_series *series, size_t nseries)
+{
+	const struct bench_svg_xy xy = {
+	    .id = pl->id,
+	    .title = pl->title,
+	    .x = spec->x,
+	    .y = y ? *y : spec->y,
+	    .series = series,
+	    .nseries = nseries,
+	};
+
+	return plot_keep(out, pl, plot_draw_xy, &xy);
 }
 
 /* Adds a note that a plot is not drawn, and why. Returns 0, or -1 when out of memory. */
@@ -302,14 +392,14 @@ static double plot_quantile(const double *q, double p)
 	return NAN;
 }
 
-static int plot_latency(const struct bench_entry *e, struct bench_plots *out)
+static int plot_latency(const struct plot_spec *spec, const struct bench_entry *e,
+			struct bench_plots *out)
 {
 	const struct bench_result *r = &e->r;
 	double p[BENCH_QUANTILES];
 	double sw[BENCH_QUANTILES];
 	double base[BENCH_QUANTILES];
 	struct bench_svg_series series[2];
-	struct bench_svg_xy xy = {0};
 	struct bench_plot *pl = NULL;
 	double t = plot_time_scale(r->quantiles_unit);
 	double m_sw = plot_quantile(r->quantiles, 50);
@@ -331,20 +421,15 @@ static int plot_latency(const struct bench_entry *e, struct bench_plots *out)
 		n++;
 	}
 	series[0] = (struct bench_svg_series){
-	    .label = "swtee",
-	    .x = p,
-	    .y = sw,
-	    .n = n,
-	    .style = {.color = COLOR_SWTEE, .marker = BENCH_SVG_MARK_CIRCLE},
-	};
+	    .label = "swtee", .x = p, .y = sw, .n = n, .style = plot_swtee_line};
 	series[1] = (struct bench_svg_series){
 	    .label = r->baseline_name[0] ? r->baseline_name : "baseline",
 	    .x = p,
 	    .y = base,
 	    .n = n,
-	    .style = {.color = COLOR_BASELINE, .marker = BENCH_SVG_MARK_SQUARE},
+	    .style = plot_baseline_line,
 	};
-	pl = plot_new(out, e->group, "latency", r->name);
+	pl = plot_start(out, spec, e->group, r->name);
 	if (!pl)
 		return -1;
 	snprintf(pl->title, sizeof(pl->title), "%s: latency distribution", r->name);
@@ -354,43 +439,24 @@ static int plot_latency(const struct bench_entry *e, struct bench_plots *out)
 		 "%.2f times the baseline, and at p99 %.3g us, %.2f times.",
 		 r->iterations, r->name, series[1].label, m_sw * t, m_sw / m_base, t_sw * t,
 		 t_sw / t_base);
-	xy = (struct bench_svg_xy){
-	    .id = pl->id,
-	    .title = pl->title,
-	    .x = {.label = "percentile of the samples",
-		  .scale = BENCH_SVG_TAIL,
-		  .format = BENCH_SVG_PERCENT,
-		  .min = NAN,
-		  .max = NAN},
-	    .y = {.label = "time per iteration (us)",
-		  .unit = "us",
-		  .scale = BENCH_SVG_LOG10,
-		  .format = BENCH_SVG_NUMBER,
-		  .min = NAN,
-		  .max = NAN},
-	    .series = series,
-	    .nseries = 2,
-	};
-	return plot_keep(out, pl, plot_draw_xy, &xy);
+	return plot_keep_xy(out, pl, spec, NULL, series, 2);
 }
 
-static int plot_latencies(const struct bench_run *run, struct bench_plots *out)
+static int plot_latencies(const struct plot_spec *spec, const struct bench_run *run,
+			  struct bench_plots *out, char *why, size_t whylen)
 {
 	size_t i = 0;
-	size_t drawn = out->n;
 
+	(void)why;
+	(void)whylen;
 	for (i = 0; i < run->nentries; i++) {
 		const struct bench_entry *e = &run->entries[i];
 
 		if (!plot_is_latency_group(e->group) || !e->r.has_quantiles || e->r.skipped)
 			continue;
-		if (plot_latency(e, out))
+		if (plot_latency(spec, e, out))
 			return -1;
 	}
-	if (out->n == drawn)
-		return plot_note(out, "latency",
-				 "No latency distribution: the invoke and session groups did not "
-				 "run, or their results carry no quantiles.");
 	return 0;
 }
 
@@ -524,15 +590,14 @@ static void plot_words(char *out, size_t n, const char *s)
 }
 
 /* The curves of one family: swtee, its baseline, its variants in a rate, other hardware. */
-static int plot_family(const struct plot_sweep *s, const char *group, const char *family,
-		       struct bench_plots *out)
+static int plot_family(const struct plot_spec *spec, const struct plot_sweep *s, const char *group,
+		       const char *family, struct bench_plots *out)
 {
 	const struct plot_point *pts[PLOT_SWEEP_MAX];
 	struct plot_curves *c = NULL;
 	struct bench_svg_series *sw = NULL;
 	struct bench_svg_series *base = NULL;
 	struct bench_svg_series *cur = NULL;
-	struct bench_svg_xy xy = {0};
 	struct bench_plot *pl = NULL;
 	char label[BENCH_TEXT_MAX];
 	char words[BENCH_NAME_MAX];
@@ -550,19 +615,13 @@ static int plot_family(const struct plot_sweep *s, const char *group, const char
 	n = plot_sweep_select(s, family, "", pts, PLOT_SWEEP_MAX);
 	if (n < PLOT_SWEEP_MIN || plot_drawable(pts, n) < PLOT_SWEEP_MIN)
 		return 0;
-	c = calloc(1, sizeof(*c));
-	if (!c) {
-		fprintf(stderr, "swtee bench: out of memory\n");
+	c = plot_zalloc(sizeof(*c));
+	if (!c)
 		return -1;
-	}
 	bname = pts[0]->e->r.has_baseline ? pts[0]->e->r.baseline_name : NULL;
-	sw = plot_curve(
-	    c, "swtee",
-	    (struct bench_svg_style){.color = COLOR_SWTEE, .marker = BENCH_SVG_MARK_CIRCLE});
+	sw = plot_curve(c, "swtee", plot_swtee_line);
 	if (bname)
-		base = plot_curve(c, bname,
-				  (struct bench_svg_style){.color = COLOR_BASELINE,
-							   .marker = BENCH_SVG_MARK_SQUARE});
+		base = plot_curve(c, bname, plot_baseline_line);
 	for (i = 0; i < n; i++) {
 		const struct bench_result *r = &pts[i]->e->r;
 
@@ -623,12 +682,8 @@ static int plot_family(const struct plot_sweep *s, const char *group, const char
 		if (strcmp(sd->key, family) != 0)
 			continue;
 		snprintf(label, sizeof(label), "%s (other hardware)", sd->label);
-		cur = plot_curve(c, label,
-				 (struct bench_svg_style){
-				     .color = plot_other_colors[other % PLOT_N(plot_other_colors)],
-				     .dashed = true,
-				     .hollow = true,
-				     .marker = plot_markers[other % PLOT_N(plot_markers)]});
+		cur = plot_curve(
+		    c, label, plot_other_style(other, plot_markers[other % PLOT_N(plot_markers)]));
 		if (!cur)
 			break;
 		other++;
@@ -636,7 +691,7 @@ static int plot_family(const struct plot_sweep *s, const char *group, const char
 			plot_curve_add(c, cur, sd->x[j], sd->y[j] * sd->scale / 1e6);
 	}
 
-	pl = plot_new(out, group, "sweep", family);
+	pl = plot_start(out, spec, group, family);
 	if (!pl)
 		goto out;
 	snprintf(pl->title, sizeof(pl->title), "%s: %s throughput by buffer size", group, family);
@@ -656,24 +711,7 @@ static int plot_family(const struct plot_sweep *s, const char *group, const char
 			 other ? "; the open, dashed curves are published figures from other "
 				 "hardware"
 			       : "");
-	xy = (struct bench_svg_xy){
-	    .id = pl->id,
-	    .title = pl->title,
-	    .x = {.label = "buffer size",
-		  .scale = BENCH_SVG_LOG2,
-		  .format = BENCH_SVG_BYTES,
-		  .min = NAN,
-		  .max = NAN},
-	    .y = {.label = "throughput (MB/s, log)",
-		  .unit = "MB/s",
-		  .scale = BENCH_SVG_LOG10,
-		  .format = BENCH_SVG_NUMBER,
-		  .min = NAN,
-		  .max = NAN},
-	    .series = c->s,
-	    .nseries = c->n,
-	};
-	ret = plot_keep(out, pl, plot_draw_xy, &xy);
+	ret = plot_keep_xy(out, pl, spec, NULL, c->s, c->n);
 out:
 	free(c);
 	return ret;
@@ -683,13 +721,13 @@ out:
  * A variant in a unit that is no rate (crypto's overhead, in us) across
  * the families, with the baseline it is held against when it is one case.
  */
-static int plot_variant(const struct plot_sweep *s, const char *group, const char *variant,
-			struct bench_plots *out)
+static int plot_variant(const struct plot_spec *spec, const struct plot_sweep *s, const char *group,
+			const char *variant, struct bench_plots *out)
 {
 	const struct plot_point *pts[PLOT_SWEEP_MAX];
 	struct plot_curves *c = NULL;
 	struct bench_svg_series *cur = NULL;
-	struct bench_svg_xy xy = {0};
+	struct bench_svg_axis y = spec->y;
 	struct bench_plot *pl = NULL;
 	const struct bench_result *first = NULL;
 	char words[BENCH_NAME_MAX];
@@ -701,11 +739,9 @@ static int plot_variant(const struct plot_sweep *s, const char *group, const cha
 	size_t n = 0;
 	int ret = -1;
 
-	c = calloc(1, sizeof(*c));
-	if (!c) {
-		fprintf(stderr, "swtee bench: out of memory\n");
+	c = plot_zalloc(sizeof(*c));
+	if (!c)
 		return -1;
-	}
 	for (i = 0; i < s->n; i++) {
 		if (strcmp(s->v[i].variant, variant) != 0)
 			continue;
@@ -764,7 +800,7 @@ static int plot_variant(const struct plot_sweep *s, const char *group, const cha
 		}
 	}
 	plot_words(words, sizeof(words), variant);
-	pl = plot_new(out, group, "sweep", variant);
+	pl = plot_start(out, spec, group, variant);
 	if (!pl)
 		goto out;
 	snprintf(pl->title, sizeof(pl->title), "%s: %s by buffer size", group, words);
@@ -774,31 +810,18 @@ static int plot_variant(const struct plot_sweep *s, const char *group, const cha
 		 one_baseline && first->has_baseline ? ", against " : "",
 		 one_baseline && first->has_baseline ? first->baseline_name : "",
 		 one_baseline && first->has_baseline ? " (dashed) timed in the same run" : "");
-	xy = (struct bench_svg_xy){
-	    .id = pl->id,
-	    .title = pl->title,
-	    .x = {.label = "buffer size",
-		  .scale = BENCH_SVG_LOG2,
-		  .format = BENCH_SVG_BYTES,
-		  .min = NAN,
-		  .max = NAN},
-	    .y = {.label = ylabel,
-		  .unit = first->unit,
-		  .scale = BENCH_SVG_LOG10,
-		  .format = BENCH_SVG_NUMBER,
-		  .min = NAN,
-		  .max = NAN},
-	    .series = c->s,
-	    .nseries = c->n,
-	};
-	ret = plot_keep(out, pl, plot_draw_xy, &xy);
+	/* The values are in the variant's own unit, not in spec's. */
+	y.label = ylabel;
+	y.unit = first->unit;
+	ret = plot_keep_xy(out, pl, spec, &y, c->s, c->n);
 out:
 	free(c);
 	return ret;
 }
 
 /* Every sweep of every group: a plot per family, and per variant in a unit of its own. */
-static int plot_sweeps(const struct bench_run *run, struct bench_plots *out)
+static int plot_sweeps(const struct plot_spec *spec, const struct bench_run *run,
+		       struct bench_plots *out, char *why, size_t whylen)
 {
 	struct plot_sweep s = {0};
 	size_t g = 0;
@@ -806,6 +829,8 @@ static int plot_sweeps(const struct bench_run *run, struct bench_plots *out)
 	size_t j = 0;
 	int ret = -1;
 
+	(void)why;
+	(void)whylen;
 	for (g = 0; g < run->nentries; g++) {
 		const char *group = run->entries[g].group;
 
@@ -824,7 +849,7 @@ static int plot_sweeps(const struct bench_run *run, struct bench_plots *out)
 						      s.v[j].variant[0]);
 				     j++)
 					;
-				if (j == i && plot_family(&s, group, pt->family, out))
+				if (j == i && plot_family(spec, &s, group, pt->family, out))
 					goto out;
 				continue;
 			}
@@ -833,7 +858,7 @@ static int plot_sweeps(const struct bench_run *run, struct bench_plots *out)
 				continue;
 			for (j = 0; j < i && strcmp(s.v[j].variant, pt->variant) != 0; j++)
 				;
-			if (j == i && plot_variant(&s, group, pt->variant, out))
+			if (j == i && plot_variant(spec, &s, group, pt->variant, out))
 				goto out;
 		}
 		free(s.v);
@@ -861,7 +886,8 @@ static const struct bench_xtest_figure *plot_xfigure(const struct bench_run *run
 }
 
 /* xtest 1001..1003 (KiB/s by data size) beside OP-TEE's rows on an i.MX6. */
-static int plot_storage(const struct bench_run *run, struct bench_plots *out)
+static int plot_storage(const struct plot_spec *spec, const struct bench_run *run,
+			struct bench_plots *out, char *why, size_t whylen)
 {
 	static const struct {
 		const char *case_id;
@@ -875,7 +901,6 @@ static int plot_storage(const struct bench_run *run, struct bench_plots *out)
 	static const double sizes[] = {256, 512, 1024, 2048, 4096, 16384, 524288, 1048576};
 	struct plot_curves *c = NULL;
 	struct bench_svg_series *cur = NULL;
-	struct bench_svg_xy xy = {0};
 	struct bench_plot *pl = NULL;
 	char name[BENCH_NAME_MAX];
 	char label[BENCH_TEXT_MAX];
@@ -885,11 +910,11 @@ static int plot_storage(const struct bench_run *run, struct bench_plots *out)
 	size_t k = 0;
 	int ret = -1;
 
-	c = calloc(1, sizeof(*c));
-	if (!c) {
-		fprintf(stderr, "swtee bench: out of memory\n");
+	(void)why;
+	(void)whylen;
+	c = plot_zalloc(sizeof(*c));
+	if (!c)
 		return -1;
-	}
 	for (i = 0; i < PLOT_N(ops); i++) {
 		snprintf(label, sizeof(label), "swtee, %s (xtest %s)", ops[i].key,
 			 ops[i].case_id + strlen("benchmark_"));
@@ -911,10 +936,7 @@ static int plot_storage(const struct bench_run *run, struct bench_plots *out)
 			drawn++;
 	}
 	if (!drawn) {
-		ret = plot_note(out, "storage",
-				"No storage plot: it draws xtest's storage benchmarks (1001..1003) "
-				"beside OP-TEE's; pass 'swtee bench --xtest FILE' the file of "
-				"'xtest -t benchmark --json FILE'.");
+		ret = 0;
 		goto out;
 	}
 	for (i = 0; i < bench_seed_optee_storage.n; i++) {
@@ -936,10 +958,9 @@ static int plot_storage(const struct bench_run *run, struct bench_plots *out)
 				theirs = sd->y[k];
 		}
 	}
-	pl = plot_new(out, "storage", "storage", "optee");
+	pl = plot_start(out, spec, NULL, NULL);
 	if (!pl)
 		goto out;
-	snprintf(pl->title, sizeof(pl->title), "trusted storage: xtest 1001..1003 beside OP-TEE");
 	snprintf(pl->caption, sizeof(pl->caption),
 		 "Write, read and rewrite speed of one object by its size, in 1 KiB chunks, as "
 		 "xtest's storage benchmarks measure it, beside OP-TEE's on an i.MX6 board (open, "
@@ -952,24 +973,7 @@ static int plot_storage(const struct bench_run *run, struct bench_plots *out)
 			 "; a 1 MiB write runs at %.0f kB/s here against %.1f kB/s there.", ours,
 			 theirs);
 	}
-	xy = (struct bench_svg_xy){
-	    .id = pl->id,
-	    .title = pl->title,
-	    .x = {.label = "object size",
-		  .scale = BENCH_SVG_LOG2,
-		  .format = BENCH_SVG_BYTES,
-		  .min = NAN,
-		  .max = NAN},
-	    .y = {.label = "speed (kB/s of 1024 bytes, log)",
-		  .unit = "kB/s",
-		  .scale = BENCH_SVG_LOG10,
-		  .format = BENCH_SVG_NUMBER,
-		  .min = NAN,
-		  .max = NAN},
-	    .series = c->s,
-	    .nseries = c->n,
-	};
-	ret = plot_keep(out, pl, plot_draw_xy, &xy);
+	ret = plot_keep_xy(out, pl, spec, NULL, c->s, c->n);
 out:
 	free(c);
 	return ret;
@@ -1026,13 +1030,14 @@ static size_t plot_bar_category(struct plot_bars *b, const char *text)
 	return b->ncat++;
 }
 
+/* Keeps pl as a bar chart of b, the values along spec's y axis. */
 static int plot_bars_keep(struct bench_plots *out, struct bench_plot *pl, struct plot_bars *b,
-			  const struct bench_svg_axis *axis)
+			  const struct plot_spec *spec)
 {
 	struct bench_svg_bars bars = {
 	    .id = pl->id,
 	    .title = pl->title,
-	    .value = *axis,
+	    .value = spec->y,
 	    .categories = b->cat,
 	    .ncategories = b->ncat,
 	    .series = b->s,
@@ -1047,35 +1052,26 @@ static int plot_bars_keep(struct bench_plots *out, struct bench_plot *pl, struct
 }
 
 /* xtest 2001..2012 (MiB/s) beside OP-TEE's on an i.MX6. */
-static int plot_xtest_crypto(const struct bench_run *run, struct bench_plots *out)
+static int plot_xtest_crypto(const struct plot_spec *spec, const struct bench_run *run,
+			     struct bench_plots *out, char *why, size_t whylen)
 {
 	struct plot_bars *b = NULL;
 	struct bench_svg_series *ours = NULL;
 	struct bench_svg_series *theirs = NULL;
 	struct bench_plot *pl = NULL;
-	struct bench_svg_axis axis = {
-	    .label = "throughput through one TEEC_InvokeCommand per buffer (MiB/s, log)",
-	    .unit = "MiB/s",
-	    .scale = BENCH_SVG_LOG10,
-	    .format = BENCH_SVG_NUMBER,
-	    .min = NAN,
-	    .max = NAN,
-	};
 	char text[BENCH_NAME_MAX];
 	size_t i = 0;
 	size_t cat = 0;
 	int ret = -1;
 
-	b = calloc(1, sizeof(*b));
-	if (!b) {
-		fprintf(stderr, "swtee bench: out of memory\n");
+	(void)why;
+	(void)whylen;
+	b = plot_zalloc(sizeof(*b));
+	if (!b)
 		return -1;
-	}
-	ours = plot_bar_series(b, "swtee (xtest)", (struct bench_svg_style){.color = COLOR_SWTEE});
-	theirs =
-	    plot_bar_series(b, "OP-TEE on i.MX6 (other hardware)",
-			    (struct bench_svg_style){
-				.color = plot_other_colors[0], .dashed = true, .hollow = true});
+	ours = plot_bar_series(b, "swtee (xtest)", plot_swtee_bar);
+	theirs = plot_bar_series(b, "OP-TEE on i.MX6 (other hardware)",
+				 plot_other_style(0, BENCH_SVG_MARK_NONE));
 	for (i = 0; i < bench_seed_optee_crypto.n; i++) {
 		const struct bench_seed *sd = &bench_seed_optee_crypto.rows[i];
 		const struct bench_xtest_figure *f =
@@ -1089,40 +1085,26 @@ static int plot_xtest_crypto(const struct bench_run *run, struct bench_plots *ou
 		plot_bar_set(b, theirs, cat, sd->y[0]);
 	}
 	if (!b->ncat) {
-		ret = plot_note(out, "crypto",
-				"No xtest crypto plot: it needs the figures of xtest's benchmarks "
-				"2001..2012 (swtee bench --xtest FILE).");
+		ret = 0;
 		goto out;
 	}
-	pl = plot_new(out, "crypto", "xtest-crypto", "optee");
+	pl = plot_start(out, spec, NULL, NULL);
 	if (!pl)
 		goto out;
-	snprintf(pl->title, sizeof(pl->title), "xtest 2001..2012 beside OP-TEE");
-	snprintf(pl->caption, sizeof(pl->caption),
-		 "Hashes and ciphers through a TA as xtest's crypto benchmarks run them (5000 "
-		 "invokes of one buffer each), beside OP-TEE's published figures on an i.MX6 "
-		 "board: other hardware, for context.");
-	ret = plot_bars_keep(out, pl, b, &axis);
+	ret = plot_bars_keep(out, pl, b, spec);
 out:
 	free(b);
 	return ret;
 }
 
 /* ECDSA P-256 operations per second: TA, native, and the USB armory's. */
-static int plot_ecdsa(const struct bench_run *run, struct bench_plots *out)
+static int plot_ecdsa(const struct plot_spec *spec, const struct bench_run *run,
+		      struct bench_plots *out, char *why, size_t whylen)
 {
 	static const char *const ops[] = {"sign", "verify"};
 	struct plot_bars *b = NULL;
 	struct bench_svg_series *s = NULL;
 	struct bench_plot *pl = NULL;
-	struct bench_svg_axis axis = {
-	    .label = "operations per second (log)",
-	    .unit = "op/s",
-	    .scale = BENCH_SVG_LOG10,
-	    .format = BENCH_SVG_NUMBER,
-	    .min = NAN,
-	    .max = NAN,
-	};
 	char name[BENCH_NAME_MAX];
 	char label[BENCH_TEXT_MAX];
 	size_t cat = 0;
@@ -1130,11 +1112,11 @@ static int plot_ecdsa(const struct bench_run *run, struct bench_plots *out)
 	size_t k = 0;
 	int ret = -1;
 
-	b = calloc(1, sizeof(*b));
-	if (!b) {
-		fprintf(stderr, "swtee bench: out of memory\n");
+	(void)why;
+	(void)whylen;
+	b = plot_zalloc(sizeof(*b));
+	if (!b)
 		return -1;
-	}
 	for (i = 0; i < PLOT_N(ops); i++) {
 		const struct bench_entry *e = NULL;
 
@@ -1144,11 +1126,10 @@ static int plot_ecdsa(const struct bench_run *run, struct bench_plots *out)
 			continue;
 		snprintf(label, sizeof(label), "ECDSA P-256 %s", ops[i]);
 		cat = plot_bar_category(b, label);
-		s = plot_bar_series(b, "swtee", (struct bench_svg_style){.color = COLOR_SWTEE});
+		s = plot_bar_series(b, "swtee", plot_swtee_bar);
 		plot_bar_set(b, s, cat, e->r.value);
 		if (e->r.has_baseline) {
-			s = plot_bar_series(b, e->r.baseline_name,
-					    (struct bench_svg_style){.color = COLOR_BASELINE});
+			s = plot_bar_series(b, e->r.baseline_name, plot_baseline_bar);
 			plot_bar_set(b, s, cat, e->r.baseline_value);
 		}
 		for (k = 0; k < bench_seed_ecdsa.n; k++) {
@@ -1157,12 +1138,7 @@ static int plot_ecdsa(const struct bench_run *run, struct bench_plots *out)
 			if (strcmp(sd->key, name) != 0)
 				continue;
 			snprintf(label, sizeof(label), "%s (other hardware)", sd->label);
-			s = plot_bar_series(
-			    b, label,
-			    (struct bench_svg_style){
-				.color = plot_other_colors[b->n % PLOT_N(plot_other_colors)],
-				.dashed = true,
-				.hollow = true});
+			s = plot_bar_series(b, label, plot_other_style(b->n, BENCH_SVG_MARK_NONE));
 			plot_bar_set(b, s, cat, sd->y[0] * sd->scale);
 		}
 	}
@@ -1170,47 +1146,33 @@ static int plot_ecdsa(const struct bench_run *run, struct bench_plots *out)
 		ret = 0;
 		goto out;
 	}
-	pl = plot_new(out, "crypto", "ecdsa", "p256");
+	pl = plot_start(out, spec, NULL, NULL);
 	if (!pl)
 		goto out;
-	snprintf(pl->title, sizeof(pl->title), "crypto: ECDSA P-256 operations per second");
-	snprintf(pl->caption, sizeof(pl->caption),
-		 "ECDSA P-256 signatures and verifications per second through the TA and natively "
-		 "in the same run, beside the USB armory's published signature rates (other "
-		 "hardware).");
-	ret = plot_bars_keep(out, pl, b, &axis);
+	ret = plot_bars_keep(out, pl, b, spec);
 out:
 	free(b);
 	return ret;
 }
 
 /* The tpm group's cases: the fTPM, swtpm in the same run, and published timings. */
-static int plot_tpm(const struct bench_run *run, struct bench_plots *out)
+static int plot_tpm(const struct plot_spec *spec, const struct bench_run *run,
+		    struct bench_plots *out, char *why, size_t whylen)
 {
 	struct plot_bars *b = NULL;
 	struct bench_svg_series *s = NULL;
 	struct bench_plot *pl = NULL;
-	struct bench_svg_axis axis = {
-	    .label = "time per operation (ms, log)",
-	    .unit = "ms",
-	    .scale = BENCH_SVG_LOG10,
-	    .format = BENCH_SVG_NUMBER,
-	    .min = NAN,
-	    .max = NAN,
-	};
 	char label[BENCH_TEXT_MAX];
-	const char *why = NULL;
+	const char *skipped = NULL;
 	size_t cat = 0;
 	size_t i = 0;
 	size_t k = 0;
 	double t = 0;
 	int ret = -1;
 
-	b = calloc(1, sizeof(*b));
-	if (!b) {
-		fprintf(stderr, "swtee bench: out of memory\n");
+	b = plot_zalloc(sizeof(*b));
+	if (!b)
 		return -1;
-	}
 	for (i = 0; i < run->nentries; i++) {
 		const struct bench_entry *e = &run->entries[i];
 
@@ -1218,18 +1180,16 @@ static int plot_tpm(const struct bench_run *run, struct bench_plots *out)
 			continue;
 		t = plot_time_scale(e->r.unit);
 		if (e->r.skipped || !t || !isfinite(e->r.value)) {
-			if (e->r.skipped && !why)
-				why = e->r.skip_reason;
+			if (e->r.skipped && !skipped)
+				skipped = e->r.skip_reason;
 			continue;
 		}
 		cat = plot_bar_category(b, e->r.name);
-		s = plot_bar_series(b, "fTPM (swtee)",
-				    (struct bench_svg_style){.color = COLOR_SWTEE});
+		s = plot_bar_series(b, "fTPM (swtee)", plot_swtee_bar);
 		plot_bar_set(b, s, cat, e->r.value * t / 1e3);
 		if (e->r.has_baseline) {
 			snprintf(label, sizeof(label), "%s (same run)", e->r.baseline_name);
-			s = plot_bar_series(b, label,
-					    (struct bench_svg_style){.color = COLOR_BASELINE});
+			s = plot_bar_series(b, label, plot_baseline_bar);
 			plot_bar_set(b, s, cat, e->r.baseline_value * t / 1e3);
 		}
 		for (k = 0; k < bench_seed_tpm.n; k++) {
@@ -1238,39 +1198,116 @@ static int plot_tpm(const struct bench_run *run, struct bench_plots *out)
 			if (strcmp(sd->key, e->r.name) != 0)
 				continue;
 			snprintf(label, sizeof(label), "%s (other hardware)", sd->label);
-			s = plot_bar_series(
-			    b, label,
-			    (struct bench_svg_style){
-				.color = plot_other_colors[b->n % PLOT_N(plot_other_colors)],
-				.dashed = true,
-				.hollow = true});
+			s = plot_bar_series(b, label, plot_other_style(b->n, BENCH_SVG_MARK_NONE));
 			plot_bar_set(b, s, cat, sd->y[0] * sd->scale / 1e3);
 		}
 	}
 	if (!b->ncat) {
-		snprintf(label, sizeof(label), "No TPM plot: the tpm group was skipped: %s.",
-			 why ? why : "");
-		ret = why ? plot_note(out, "tpm", label) : 0;
+		/* No note when the group did not run at all. */
+		if (skipped)
+			snprintf(why, whylen, "No TPM plot: the tpm group was skipped: %s.",
+				 skipped);
+		ret = 0;
 		goto out;
 	}
-	pl = plot_new(out, "tpm", "tpm", NULL);
+	pl = plot_start(out, spec, NULL, NULL);
 	if (!pl)
 		goto out;
-	snprintf(pl->title, sizeof(pl->title), "tpm: the fTPM against swtpm and hardware TPMs");
-	snprintf(pl->caption, sizeof(pl->caption),
-		 "Each TPM operation through ESYS on the fTPM TA and on swtpm in the same run, "
-		 "beside published timings of hardware TPMs and of swtpm elsewhere (open, dashed: "
-		 "other hardware and other methods, for context).");
-	ret = plot_bars_keep(out, pl, b, &axis);
+	ret = plot_bars_keep(out, pl, b, spec);
 out:
 	free(b);
 	return ret;
 }
 
+/* ---- the plots of a report, in the order it shows them ---- */
+
+#define PLOT_AXIS_LOG(label_, unit_) PLOT_AXIS(label_, unit_, BENCH_SVG_LOG10, BENCH_SVG_NUMBER)
+#define PLOT_AXIS_BYTES(label_) PLOT_AXIS(label_, NULL, BENCH_SVG_LOG2, BENCH_SVG_BYTES)
+
+static const struct plot_spec plot_specs[] = {
+    {
+	.kind = "latency",
+	.x = PLOT_AXIS("percentile of the samples", NULL, BENCH_SVG_TAIL, BENCH_SVG_PERCENT),
+	.y = PLOT_AXIS_LOG("time per iteration (us)", "us"),
+	.none = "No latency distribution: the invoke and session groups did not run, or their "
+		"results carry no quantiles.",
+	.draw = plot_latencies,
+    },
+    {
+	.kind = "sweep",
+	.x = PLOT_AXIS_BYTES("buffer size"),
+	/* A variant in a unit of its own (not a rate) is drawn in that unit. */
+	.y = PLOT_AXIS_LOG("throughput (MB/s, log)", "MB/s"),
+	.draw = plot_sweeps,
+    },
+    {
+	.kind = "ecdsa",
+	.name = "p256",
+	.section = "crypto",
+	.title = "crypto: ECDSA P-256 operations per second",
+	.caption = "ECDSA P-256 signatures and verifications per second through the TA and "
+		   "natively in the same run, beside the USB armory's published signature rates "
+		   "(other hardware).",
+	.y = PLOT_AXIS_LOG("operations per second (log)", "op/s"),
+	.draw = plot_ecdsa,
+    },
+    {
+	.kind = "xtest-crypto",
+	.name = "optee",
+	.section = "crypto",
+	.title = "xtest 2001..2012 beside OP-TEE",
+	.caption = "Hashes and ciphers through a TA as xtest's crypto benchmarks run them (5000 "
+		   "invokes of one buffer each), beside OP-TEE's published figures on an i.MX6 "
+		   "board: other hardware, for context.",
+	.y = PLOT_AXIS_LOG("throughput through one TEEC_InvokeCommand per buffer (MiB/s, log)",
+			   "MiB/s"),
+	.none = "No xtest crypto plot: it needs the figures of xtest's benchmarks 2001..2012 "
+		"(swtee bench --xtest FILE).",
+	.draw = plot_xtest_crypto,
+    },
+    {
+	.kind = "storage",
+	.name = "optee",
+	.section = "storage",
+	.title = "trusted storage: xtest 1001..1003 beside OP-TEE",
+	.x = PLOT_AXIS_BYTES("object size"),
+	.y = PLOT_AXIS_LOG("speed (kB/s of 1024 bytes, log)", "kB/s"),
+	.none = "No storage plot: it draws xtest's storage benchmarks (1001..1003) beside "
+		"OP-TEE's; pass 'swtee bench --xtest FILE' the file of 'xtest -t benchmark "
+		"--json FILE'.",
+	.draw = plot_storage,
+    },
+    {
+	.kind = "tpm",
+	.section = "tpm",
+	.title = "tpm: the fTPM against swtpm and hardware TPMs",
+	.caption = "Each TPM operation through ESYS on the fTPM TA and on swtpm in the same run, "
+		   "beside published timings of hardware TPMs and of swtpm elsewhere (open, "
+		   "dashed: other hardware and other methods, for context).",
+	.y = PLOT_AXIS_LOG("time per operation (ms, log)", "ms"),
+	.draw = plot_tpm,
+    },
+};
+
 int bench_plot_all(const struct bench_run *run, struct bench_plots *out)
 {
-	if (plot_latencies(run, out) || plot_sweeps(run, out) || plot_ecdsa(run, out) ||
-	    plot_xtest_crypto(run, out) || plot_storage(run, out) || plot_tpm(run, out))
-		return -1;
+	char why[BENCH_CAPTION_MAX];
+	size_t i = 0;
+
+	for (i = 0; i < PLOT_N(plot_specs); i++) {
+		const struct plot_spec *spec = &plot_specs[i];
+		size_t drawn = out->n;
+
+		why[0] = '\0';
+		if (spec->draw(spec, run, out, why, sizeof(why)))
+			return -1;
+		if (out->n > drawn)
+			continue;
+		if (why[0] && plot_note(out, spec->section ? spec->section : spec->kind, why))
+			return -1;
+		if (!why[0] && spec->none &&
+		    plot_note(out, spec->section ? spec->section : spec->kind, spec->none))
+			return -1;
+	}
 	return 0;
 }
