@@ -2,12 +2,12 @@
  * swtee status --properties [UUID|FILE.ta]: the GP property sets as a TA
  * reads them, shown without running one.
  *   - TEE implementation set: the very table the TA runtime answers from
- *     (src/ta_runtime/properties.c), so it cannot disagree.
+ *     (src/ta_runtime/properties/properties.c), so it cannot disagree.
  *   - Client set: what a TA sees of a client that opens its session with
  *     TEEC_LOGIN_PUBLIC (other logins get the identities of
  *     docs/architecture.md, computed by the core at open).
  *   - TA set, given a TA: what its image states, read from the signed header
- *     and the ELF's .ta_head through the same bounded parser the core uses.
+ *     and the ELF's .ta_head by the core's TA-image library (ta_image_inspect).
  *     dataSize, version, description and the TA's own properties live in the
  *     TA's property table, which is code-relocated data: reading it would
  *     mean running the TA, so they are named, not shown. The signature is
@@ -24,11 +24,6 @@
 #include "status.h"
 #include "ta_image.h"
 #include "uuid.h"
-
-static uint32_t le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
 
 static void print_tee_uuid(const TEE_UUID *u)
 {
@@ -135,12 +130,9 @@ static int print_ta_set(const char *arg)
 	char path[SWTEE_PATH_MAX];
 	char why[160] = "";
 	char text[SWTEE_UUID_STR_LEN];
-	struct swtee_uuid uuid;
+	struct ta_image_info info = {0};
 	uint8_t *img = NULL;
 	size_t len = 0;
-	size_t elf_off = 0;
-	uint32_t img_size = 0;
-	uint32_t version = 0;
 	uint32_t stack = 0;
 	uint32_t flags = 0;
 	int rc = 1;
@@ -153,25 +145,14 @@ static int print_ta_set(const char *arg)
 		fprintf(stderr, "swtee status: cannot read %s: %s\n", path, strerror(errno));
 		goto out;
 	}
-	/* shdr, hash, signature, bootstrap header, then the ELF. */
-	if (len < SHDR_SIZE || le32(img) != SHDR_MAGIC || le32(img + 4) != SHDR_BOOTSTRAP_TA) {
-		fprintf(stderr, "swtee status: %s is not a signed TA image\n", path);
-		goto out;
-	}
-	img_size = le32(img + 8);
-	elf_off = SHDR_SIZE + (size_t)(img[16] | img[17] << 8) + (size_t)(img[18] | img[19] << 8);
-	if (len < elf_off + SHDR_BOOTSTRAP_TA_SIZE ||
-	    len - elf_off - SHDR_BOOTSTRAP_TA_SIZE != img_size) {
-		fprintf(stderr, "swtee status: %s: sizes do not add up\n", path);
-		goto out;
-	}
-	version = le32(img + elf_off + 16);
-	elf_off += SHDR_BOOTSTRAP_TA_SIZE;
-	if (ta_elf_read_head(img + elf_off, img_size, &uuid, &stack, &flags, why, sizeof(why))) {
+	/* Shown, not trusted: the signature is not checked here. */
+	if (ta_image_inspect(img, len, &info, why, sizeof(why))) {
 		fprintf(stderr, "swtee status: %s: %s\n", path, why);
 		goto out;
 	}
-	uuid_format(&uuid, text);
+	stack = info.stack_size;
+	flags = info.flags;
+	uuid_format(&info.uuid, text);
 	printf("TA properties (TEE_PROPSET_CURRENT_TA), from %s\n", path);
 	printf("  %-58s %s\n", "gpd.ta.appID", text);
 	printf("  %-58s %s\n", "gpd.ta.singleInstance",
@@ -190,7 +171,7 @@ static int print_ta_set(const char *arg)
 	printf("  (image version %" PRIu32 "; gpd.ta.dataSize, gpd.ta.version, "
 	       "gpd.ta.description and the TA's own\n   properties are in its property table: "
 	       "the TA reads them with TEE_GetPropertyAs*)\n",
-	       version);
+	       info.ta_version);
 	rc = 0;
 out:
 	free(img);

@@ -140,6 +140,10 @@ mkdir -p "$W/good" "$W/bad"
 out=$("$SWTEE" sign --verify --key "$ROOT" --uuid "$UUID" --in "$W/good/$UUID.ta") ||
 	fail "the subkey-signed TA does not verify with the TEE's key"
 echo "$out" | grep -q "subkeys 1$" || fail "--verify does not count the subkey: $out"
+# swtee status --properties reads the image past its subkey header.
+out=$("$SWTEE" status --properties "$W/good/$UUID.ta" 2>&1) ||
+	fail "status --properties does not read the subkey-signed TA: $out"
+echo "$out" | grep -q "gpd.ta.appID  *$UUID$" || fail "status --properties: no appID $UUID: $out"
 if run "$W/good" && [ "$(cat "$W/run.out")" = 92 ]; then
 	echo "ok: the TA signed with the subkey runs and answers 92"
 else

@@ -3,8 +3,8 @@
  * of the build; by hand, from the repository root:
  *
  *   clang -std=c17 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined \
- *       -Isrc/common -Isrc/core tests/unit/fuzz_ta_image.c src/core/ta_image.c \
- *       src/core/ta_elf.c src/common/buf.c src/common/uuid.c src/common/secure.c \
+ *       -Isrc/common -Isrc/core/ta_image tests/unit/fuzz_ta_image.c src/core/ta_image/ta_image.c \
+ *       src/core/ta_image/ta_elf.c src/common/buf.c src/common/uuid.c src/common/secure.c \
  *       -lcrypto -o fuzz_ta_image
  *   mkdir -p /tmp/ta_image_work
  *   ./fuzz_ta_image /tmp/ta_image_work tests/fuzz/corpus/ta_image

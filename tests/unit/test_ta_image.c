@@ -1,5 +1,5 @@
 /*
- * Tests of the TA image verifier (src/core/ta_image.c, ta_elf.c) and signer
+ * Tests of the TA image verifier (src/core/ta_image/ta_image.c, ta_elf.c) and signer
  * (src/tools/ta_sign.c). Every refusal checks its specific error code, and
  * every image handed to the verifier sits in a heap buffer of exactly its
  * length, so that a sanitizer build catches any read past the end.

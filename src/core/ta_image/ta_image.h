@@ -1,9 +1,9 @@
 /*
  * Verification of signed TA images (format in ta_image_format.h) and the
  * bounded parser of a TA ELF's .ta_head section. Nothing here executes or
- * maps the image; the bytes are read only through a bounded reader. The same
- * code is linked into swteed and into the swtee tool, so it depends on
- * libcrypto and src/common only.
+ * maps the image; the bytes are read only through a bounded reader. The
+ * library swtee_ta_image, linked by swteed and by the swtee tool, so it
+ * depends on libcrypto and src/common only.
  */
 #ifndef SWTEE_TA_IMAGE_H
 #define SWTEE_TA_IMAGE_H
@@ -79,6 +79,19 @@ int ta_image_verify(const uint8_t *img, size_t len, const struct swtee_uuid *exp
 int ta_image_verify_lib(const uint8_t *img, size_t len, const struct swtee_uuid *expected,
 			EVP_PKEY *const *keys, size_t nkeys, struct ta_image_info *info, char *why,
 			size_t whylen);
+
+/*
+ * What the image img[0..len), hostile input, states of its TA, for display
+ * only (swtee status --properties): NEITHER ITS HASH NOR ANY SIGNATURE IS
+ * CHECKED, so nothing read here may be trusted; ta_image_verify does that.
+ * Subkey headers are walked as ta_subkey_chain_parse walks them, then the
+ * TA's header gets ta_image_verify's checks of sizes and fields, then the
+ * bootstrap header and .ta_head are read, their UUIDs equal. Returns
+ * TA_IMAGE_OK or a negative enum ta_image_error with a reason in why;
+ * *info is zeroed on entry and filled on success only.
+ */
+int ta_image_inspect(const uint8_t *img, size_t len, struct ta_image_info *info, char *why,
+		     size_t whylen);
 
 /*
  * Walks the subkey chain chain[0..len) that swtee sign --sign-subkey writes:

@@ -655,6 +655,83 @@ out:
 }
 
 /*
+ * The parts of the TA's own image img[0..len): its checked header, the
+ * stored hash, the signature and the rest (bootstrap header and ELF).
+ */
+static int image_layout(const uint8_t *img, size_t len, struct shdr *h, const uint8_t **stored,
+			const uint8_t **sig, const uint8_t **rest, size_t *rest_len, char *why,
+			size_t whylen)
+{
+	int rc = TA_IMAGE_E_GENERIC;
+	struct buf_reader r = {0};
+
+	buf_reader_init(&r, img, len);
+	rc = shdr_read(&r, h, why, whylen);
+	if (rc)
+		goto out;
+	rc = shdr_check(h, len, why, whylen);
+	if (rc)
+		goto out;
+	rc = TA_IMAGE_E_SIZE;
+	buf_get_ptr(&r, stored, h->hash_size);
+	buf_get_ptr(&r, sig, h->sig_size);
+	*rest_len = buf_left(&r);
+	buf_get_ptr(&r, rest, *rest_len);
+	if (!buf_done(&r)) {
+		ta_image_set_why(why, whylen, "image truncated");
+		goto out;
+	}
+	rc = TA_IMAGE_OK;
+out:
+	return rc;
+}
+
+/* The bootstrap header of rest[0..rest_len) into res, and where the ELF lies. */
+static int image_boot(const uint8_t *rest, size_t rest_len, const struct shdr *h,
+		      struct ta_image_info *res, const uint8_t **elf, char *why, size_t whylen)
+{
+	int rc = TA_IMAGE_E_SIZE;
+	struct buf_reader boot = {0};
+
+	buf_reader_init(&boot, rest, rest_len);
+	buf_get_bytes(&boot, res->uuid.b, sizeof(res->uuid.b));
+	buf_get_u32(&boot, &res->ta_version);
+	buf_get_ptr(&boot, elf, h->img_size);
+	if (!buf_done(&boot)) {
+		ta_image_set_why(why, whylen, "bootstrap header truncated");
+		goto out;
+	}
+	rc = TA_IMAGE_OK;
+out:
+	return rc;
+}
+
+/* .ta_head of elf[0..len) into res, its UUID equal to the signed header's. */
+static int image_head(const uint8_t *elf, size_t len, struct ta_image_info *res, char *why,
+		      size_t whylen)
+{
+	int rc = TA_IMAGE_E_GENERIC;
+	struct swtee_uuid head = {0};
+	char s1[SWTEE_UUID_STR_LEN] = "";
+	char s2[SWTEE_UUID_STR_LEN] = "";
+
+	rc = ta_elf_read_head(elf, len, &head, &res->stack_size, &res->flags, why, whylen);
+	if (rc)
+		goto out;
+	rc = TA_IMAGE_E_UUID;
+	if (!uuid_equal(&head, &res->uuid)) {
+		uuid_format(&res->uuid, s1);
+		uuid_format(&head, s2);
+		ta_image_set_why(why, whylen, "signed header UUID %s differs from .ta_head UUID %s",
+				 s1, s2);
+		goto out;
+	}
+	rc = TA_IMAGE_OK;
+out:
+	return rc;
+}
+
+/*
  * The TA's own image img[0..len), signed by one of keys: the trusted keys
  * (signer 0) or subkey number signer, whose namespace UUID ns it must carry.
  */
@@ -666,35 +743,18 @@ static int verify_image(const uint8_t *img, size_t len, const struct swtee_uuid 
 	int rc = TA_IMAGE_E_GENERIC;
 	struct ta_image_info res = {0};
 	struct shdr h = {0};
-	struct buf_reader r = {0};
-	struct buf_reader boot = {0};
 	const uint8_t *stored = NULL;
 	const uint8_t *sig = NULL;
 	const uint8_t *rest = NULL;
 	const uint8_t *elf = NULL;
 	size_t rest_len = 0;
 	uint8_t hash[SHDR_HASH_SIZE] = {0};
-	struct swtee_uuid head = {0};
 	char s1[SWTEE_UUID_STR_LEN] = "";
 	char s2[SWTEE_UUID_STR_LEN] = "";
 
-	buf_reader_init(&r, img, len);
-	rc = shdr_read(&r, &h, why, whylen);
+	rc = image_layout(img, len, &h, &stored, &sig, &rest, &rest_len, why, whylen);
 	if (rc)
 		goto out;
-	rc = shdr_check(&h, len, why, whylen);
-	if (rc)
-		goto out;
-
-	rc = TA_IMAGE_E_SIZE;
-	buf_get_ptr(&r, &stored, h.hash_size);
-	buf_get_ptr(&r, &sig, h.sig_size);
-	rest_len = buf_left(&r);
-	buf_get_ptr(&r, &rest, rest_len);
-	if (!buf_done(&r)) {
-		ta_image_set_why(why, whylen, "image truncated");
-		goto out;
-	}
 
 	rc = TA_IMAGE_E_GENERIC;
 	if (ta_image_hash(img, rest, rest_len, hash)) {
@@ -711,15 +771,9 @@ static int verify_image(const uint8_t *img, size_t len, const struct swtee_uuid 
 		goto out;
 
 	/* Authenticated from here on; still parsed through the bounded reader. */
-	rc = TA_IMAGE_E_SIZE;
-	buf_reader_init(&boot, rest, rest_len);
-	buf_get_bytes(&boot, res.uuid.b, sizeof(res.uuid.b));
-	buf_get_u32(&boot, &res.ta_version);
-	buf_get_ptr(&boot, &elf, h.img_size);
-	if (!buf_done(&boot)) {
-		ta_image_set_why(why, whylen, "bootstrap header truncated");
+	rc = image_boot(rest, rest_len, &h, &res, &elf, why, whylen);
+	if (rc)
 		goto out;
-	}
 	rc = TA_IMAGE_E_UUID;
 	if (ns && !uuid_equal(ns, &res.uuid)) {
 		uuid_format(&res.uuid, s1);
@@ -735,25 +789,10 @@ static int verify_image(const uint8_t *img, size_t len, const struct swtee_uuid 
 		ta_image_set_why(why, whylen, "image is signed for TA %s, expected %s", s1, s2);
 		goto out;
 	}
-	if (lib) {
-		rc = ta_elf_check_lib(elf, h.img_size, &res.uuid, why, whylen);
-		if (rc)
-			goto out;
-		head = res.uuid;
-	} else {
-		rc = ta_elf_read_head(elf, h.img_size, &head, &res.stack_size, &res.flags, why,
-				      whylen);
-		if (rc)
-			goto out;
-	}
-	rc = TA_IMAGE_E_UUID;
-	if (!uuid_equal(&head, &res.uuid)) {
-		uuid_format(&res.uuid, s1);
-		uuid_format(&head, s2);
-		ta_image_set_why(why, whylen, "signed header UUID %s differs from .ta_head UUID %s",
-				 s1, s2);
+	rc = lib ? ta_elf_check_lib(elf, h.img_size, &res.uuid, why, whylen)
+		 : image_head(elf, h.img_size, &res, why, whylen);
+	if (rc)
 		goto out;
-	}
 	res.elf_offset = (size_t)(elf - img);
 	res.elf_len = h.img_size;
 	*info = res;
@@ -792,6 +831,67 @@ static int verify(const uint8_t *img, size_t len, const struct swtee_uuid *expec
 	info->subkeys = count;
 out:
 	EVP_PKEY_free(subkey);
+	return rc;
+}
+
+int ta_image_inspect(const uint8_t *img, size_t len, struct ta_image_info *info, char *why,
+		     size_t whylen)
+{
+	int rc = TA_IMAGE_E_GENERIC;
+	struct ta_image_info res = {0};
+	struct buf_reader r = {0};
+	struct subkey sk = {0};
+	struct shdr h = {0};
+	const uint8_t *name = NULL;
+	const uint8_t *stored = NULL;
+	const uint8_t *sig = NULL;
+	const uint8_t *rest = NULL;
+	const uint8_t *elf = NULL;
+	size_t rest_len = 0;
+
+	why_clear(why, whylen);
+	if (info)
+		memset(info, 0, sizeof(*info));
+	if (!img || !info) {
+		ta_image_set_why(why, whylen, "invalid arguments");
+		goto out;
+	}
+	/* Subkey headers: their structure only, as ta_subkey_chain_parse reads it. */
+	buf_reader_init(&r, img, len);
+	while (subkey_next(&r)) {
+		res.subkeys++;
+		rc = TA_IMAGE_E_SUBKEY;
+		if (res.subkeys > SHDR_MAX_SUBKEYS) {
+			ta_image_set_why(why, whylen, "more than %u subkeys: depth exceeded",
+					 SHDR_MAX_SUBKEYS);
+			goto out;
+		}
+		EVP_PKEY_free(sk.key);
+		memset(&sk, 0, sizeof(sk));
+		rc = subkey_header(&r, &sk, res.subkeys, why, whylen);
+		if (!rc)
+			rc = subkey_body(&sk, res.subkeys, why, whylen);
+		if (!rc)
+			rc = subkey_name(&r, &sk, res.subkeys, &name, why, whylen);
+		if (rc)
+			goto out;
+	}
+	rc = image_layout(img + r.off, len - r.off, &h, &stored, &sig, &rest, &rest_len, why,
+			  whylen);
+	if (rc)
+		goto out;
+	rc = image_boot(rest, rest_len, &h, &res, &elf, why, whylen);
+	if (rc)
+		goto out;
+	rc = image_head(elf, h.img_size, &res, why, whylen);
+	if (rc)
+		goto out;
+	res.elf_offset = (size_t)(elf - img);
+	res.elf_len = h.img_size;
+	*info = res;
+	rc = TA_IMAGE_OK;
+out:
+	EVP_PKEY_free(sk.key);
 	return rc;
 }
 
