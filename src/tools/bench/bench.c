@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "bench_int.h"
+#include "bench_text.h"
 
 /*
  * BENCH_GROUP_DEFINE puts a pointer per group into the "bench_groups"
@@ -131,11 +132,11 @@ int bench_skip(struct bench_ctx *ctx, const char *fmt, ...)
 	struct bench_group_run *gr = NULL;
 	va_list ap;
 
-	snprintf(r.name, sizeof(r.name), "%s", ctx->group ? ctx->group->name : "");
+	bench_text(r.name, sizeof(r.name), "%s", ctx->group ? ctx->group->name : "");
 	r.value = NAN;
 	r.skipped = true;
 	va_start(ap, fmt);
-	vsnprintf(r.skip_reason, sizeof(r.skip_reason), fmt, ap);
+	bench_vtext(r.skip_reason, sizeof(r.skip_reason), fmt, ap);
 	va_end(ap);
 	e = bench_run_add(&ctx->run, r.name, ctx->group, &r);
 	if (!e)
@@ -196,7 +197,7 @@ struct bench_entry *bench_run_add(struct bench_run *run, const char *group,
 		return NULL;
 	e = &run->entries[run->nentries++];
 	memset(e, 0, sizeof(*e));
-	snprintf(e->group, sizeof(e->group), "%s", group);
+	bench_text(e->group, sizeof(e->group), "%s", group);
 	e->g = g;
 	e->r = *r;
 	return e;
@@ -210,7 +211,7 @@ struct bench_group_run *bench_run_add_group(struct bench_run *run, const char *n
 		return NULL;
 	gr = &run->groups[run->ngroups++];
 	memset(gr, 0, sizeof(*gr));
-	snprintf(gr->name, sizeof(gr->name), "%s", name);
+	bench_text(gr->name, sizeof(gr->name), "%s", name);
 	return gr;
 }
 
@@ -380,7 +381,7 @@ static void bench_measure_spread(struct bench_result *r, struct bench_side *sw,
 	size_t i = 0;
 
 	r->has_quantiles = true;
-	snprintf(r->quantiles_unit, sizeof(r->quantiles_unit), "us");
+	bench_text(r->quantiles_unit, sizeof(r->quantiles_unit), "us");
 	for (i = 0; i < BENCH_QUANTILES; i++) {
 		r->quantiles[i] = bench_percentile(&sw->all, bench_quantile_points[i]);
 		r->baseline_quantiles[i] = bench_percentile(&base->all, bench_quantile_points[i]);
@@ -449,9 +450,9 @@ int bench_measure(const struct bench_pair *p, struct bench_result *r)
 	}
 
 	memset(r, 0, sizeof(*r));
-	snprintf(r->name, sizeof(r->name), "%s", p->name);
-	snprintf(r->unit, sizeof(r->unit), "us");
-	snprintf(r->baseline_name, sizeof(r->baseline_name), "%s", p->baseline_name);
+	bench_text(r->name, sizeof(r->name), "%s", p->name);
+	bench_text(r->unit, sizeof(r->unit), "us");
+	bench_text(r->baseline_name, sizeof(r->baseline_name), "%s", p->baseline_name);
 	r->statistic = "best_block_median";
 	r->iterations = p->iterations;
 	r->blocks = blocks;
@@ -680,19 +681,19 @@ void bench_json_results(FILE *f, const struct bench_run *run, const char *indent
 static void table_number(char *out, size_t n, double v)
 {
 	if (!isfinite(v))
-		snprintf(out, n, "-");
+		bench_text(out, n, "-");
 	else if (v == floor(v) && fabs(v) < 1e15)
-		snprintf(out, n, "%.0f", v);
+		bench_text(out, n, "%.0f", v);
 	else
-		snprintf(out, n, "%.2f", v);
+		bench_text(out, n, "%.2f", v);
 }
 
 static void table_ratio(char *out, size_t n, double v)
 {
 	if (isfinite(v))
-		snprintf(out, n, "%.2f", v);
+		bench_text(out, n, "%.2f", v);
 	else
-		snprintf(out, n, "-");
+		bench_text(out, n, "-");
 }
 
 /* Appends text to the n-byte cell out, after a ", " when out holds some already. */
@@ -701,7 +702,7 @@ static void table_append(char *out, size_t n, const char *text)
 	size_t len = strlen(out);
 
 	if (len + 1 < n)
-		snprintf(out + len, n - len, "%s%s", len ? ", " : "", text);
+		bench_text(out + len, n - len, "%s%s", len ? ", " : "", text);
 }
 
 /* The targets r carries, "-" when none: "<= 1.50, p50 <= 1.50, p90 <= 2.00". */
@@ -712,25 +713,25 @@ static void table_targets(const struct bench_result *r, char *out, size_t n)
 
 	out[0] = '\0';
 	if (r->has_target) {
-		snprintf(part, sizeof(part), "<= %.2f", r->target);
+		bench_text(part, sizeof(part), "<= %.2f", r->target);
 		table_append(out, n, part);
 	}
 	if (r->has_target_value) {
 		table_number(num, sizeof(num), r->target_value);
-		snprintf(part, sizeof(part), "%s %s %s", r->higher_is_better ? ">=" : "<=", num,
-			 r->unit);
+		bench_text(part, sizeof(part), "%s %s %s", r->higher_is_better ? ">=" : "<=", num,
+			   r->unit);
 		table_append(out, n, part);
 	}
 	if (r->has_target_p50) {
-		snprintf(part, sizeof(part), "p50 <= %.2f", r->target_p50);
+		bench_text(part, sizeof(part), "p50 <= %.2f", r->target_p50);
 		table_append(out, n, part);
 	}
 	if (r->has_target_p90) {
-		snprintf(part, sizeof(part), "p90 <= %.2f", r->target_p90);
+		bench_text(part, sizeof(part), "p90 <= %.2f", r->target_p90);
 		table_append(out, n, part);
 	}
 	if (!out[0])
-		snprintf(out, n, "-");
+		bench_text(out, n, "-");
 }
 
 /* The cells of one table row. */
@@ -740,23 +741,23 @@ static void table_row(const struct bench_entry *e, char cell[BENCH_COLS][BENCH_C
 	const char *verdict = bench_verdict(r);
 	char num[32];
 
-	snprintf(cell[0], BENCH_CELL_MAX, "%s", e->group);
-	snprintf(cell[1], BENCH_CELL_MAX, "%s", e->group_skip ? "(group)" : r->name);
+	bench_text(cell[0], BENCH_CELL_MAX, "%s", e->group);
+	bench_text(cell[1], BENCH_CELL_MAX, "%s", e->group_skip ? "(group)" : r->name);
 	table_number(num, sizeof(num), r->value);
 	if (r->skipped)
-		snprintf(cell[2], BENCH_CELL_MAX, "skipped: %s", r->skip_reason);
+		bench_text(cell[2], BENCH_CELL_MAX, "skipped: %s", r->skip_reason);
 	else
-		snprintf(cell[2], BENCH_CELL_MAX, "%s %s", num, r->unit);
+		bench_text(cell[2], BENCH_CELL_MAX, "%s %s", num, r->unit);
 	if (r->has_baseline) {
 		table_number(num, sizeof(num), r->baseline_value);
-		snprintf(cell[3], BENCH_CELL_MAX, "%s %s %s", r->baseline_name, num, r->unit);
+		bench_text(cell[3], BENCH_CELL_MAX, "%s %s %s", r->baseline_name, num, r->unit);
 		table_ratio(cell[4], BENCH_CELL_MAX, bench_cost_ratio(r));
 	} else {
-		snprintf(cell[3], BENCH_CELL_MAX, "-");
-		snprintf(cell[4], BENCH_CELL_MAX, "-");
+		bench_text(cell[3], BENCH_CELL_MAX, "-");
+		bench_text(cell[4], BENCH_CELL_MAX, "-");
 	}
 	table_targets(r, cell[5], BENCH_CELL_MAX);
-	snprintf(cell[6], BENCH_CELL_MAX, "%s", verdict ? verdict : "-");
+	bench_text(cell[6], BENCH_CELL_MAX, "%s", verdict ? verdict : "-");
 	table_ratio(cell[7], BENCH_CELL_MAX, bench_p50_ratio(r));
 	table_ratio(cell[8], BENCH_CELL_MAX, bench_p90_ratio(r));
 }
@@ -1069,7 +1070,7 @@ static int bench_run_groups(struct bench_ctx *ctx, const struct bench_group **ru
 			failed = -1;
 			break;
 		}
-		snprintf(gr->help, sizeof(gr->help), "%s", run[i]->help ? run[i]->help : "");
+		bench_text(gr->help, sizeof(gr->help), "%s", run[i]->help ? run[i]->help : "");
 		ctx->group = run[i];
 		ctx->group_run = ctx->run.ngroups - 1;
 		bench_progress_group(i);

@@ -41,6 +41,7 @@
 #include <openssl/rand.h>
 
 #include "bench_crypto.h"
+#include "bench_text.h"
 #include "ta_crypto_perf.h"
 
 #define CRYPTO_MIB (1024 * 1024)
@@ -470,9 +471,9 @@ static void crypto_throughput(struct bench_result *r, const struct bench_result 
 			      const char *name, const char *baseline)
 {
 	*r = *t;
-	snprintf(r->name, sizeof(r->name), "%s", name);
-	snprintf(r->unit, sizeof(r->unit), "kB/s");
-	snprintf(r->baseline_name, sizeof(r->baseline_name), "%s", baseline);
+	bench_text(r->name, sizeof(r->name), "%s", name);
+	bench_text(r->unit, sizeof(r->unit), "kB/s");
+	bench_text(r->baseline_name, sizeof(r->baseline_name), "%s", baseline);
 	r->higher_is_better = true;
 	r->value = crypto_kbs(size, t->value);
 	r->p50 = crypto_kbs(size, t->p50);
@@ -501,7 +502,7 @@ static int crypto_measure_case(struct bench_ctx *ctx, const struct crypto_alg *a
 
 	if (crypto_case_init(&c, alg, size, bench_teec(ctx)))
 		return -1;
-	snprintf(name, sizeof(name), "%s/%zu", alg->name, size);
+	bench_text(name, sizeof(name), "%s/%zu", alg->name, size);
 	if (bench_measure(&(struct bench_pair){.name = name,
 					       .run = crypto_ta_loop,
 					       .arg = &c,
@@ -523,9 +524,9 @@ static int crypto_measure_case(struct bench_ctx *ctx, const struct crypto_alg *a
 
 	/* What an invoke adds to the same work done natively, against a no-op invoke. */
 	memset(&r, 0, sizeof(r));
-	snprintf(r.name, sizeof(r.name), "%s/%zu/overhead", alg->name, size);
-	snprintf(r.unit, sizeof(r.unit), "us");
-	snprintf(r.baseline_name, sizeof(r.baseline_name), "invoke_noop");
+	bench_text(r.name, sizeof(r.name), "%s/%zu/overhead", alg->name, size);
+	bench_text(r.unit, sizeof(r.unit), "us");
+	bench_text(r.baseline_name, sizeof(r.baseline_name), "invoke_noop");
 	r.statistic = "best_block_median_difference";
 	r.iterations = t.iterations;
 	r.blocks = t.blocks;
@@ -538,7 +539,7 @@ static int crypto_measure_case(struct bench_ctx *ctx, const struct crypto_alg *a
 		goto out;
 
 	/* The same work behind a bare socketpair: what a process boundary costs here. */
-	snprintf(name, sizeof(name), "%s/%zu/ipc_overhead", alg->name, size);
+	bench_text(name, sizeof(name), "%s/%zu/ipc_overhead", alg->name, size);
 	n = crypto_iterations(ctx, k, CRYPTO_REFERENCE_SHARE);
 	if (bench_measure(&(struct bench_pair){.name = name,
 					       .run = crypto_ipc_loop,
@@ -552,9 +553,9 @@ static int crypto_measure_case(struct bench_ctx *ctx, const struct crypto_alg *a
 			  &t))
 		goto out;
 	memset(&r, 0, sizeof(r));
-	snprintf(r.name, sizeof(r.name), "%s", name);
-	snprintf(r.unit, sizeof(r.unit), "us");
-	snprintf(r.baseline_name, sizeof(r.baseline_name), "socketpair_pingpong");
+	bench_text(r.name, sizeof(r.name), "%s", name);
+	bench_text(r.unit, sizeof(r.unit), "us");
+	bench_text(r.baseline_name, sizeof(r.baseline_name), "socketpair_pingpong");
 	r.statistic = "best_block_median_difference";
 	r.iterations = t.iterations;
 	r.blocks = t.blocks;
@@ -586,7 +587,7 @@ static int crypto_measure_accel_off(struct bench_ctx *ctx, const struct crypto_a
 		crypto_case_fini(&on_case);
 		return -1;
 	}
-	snprintf(name, sizeof(name), "%s/%zu/accel_off", alg->name, size);
+	bench_text(name, sizeof(name), "%s/%zu/accel_off", alg->name, size);
 	if (bench_measure(&(struct bench_pair){.name = name,
 					       .run = crypto_ta_loop,
 					       .arg = &off_case,
@@ -616,13 +617,13 @@ static int crypto_skip_accel_off(struct bench_ctx *ctx, const char *why)
 	for (a = 0; a < CRYPTO_NALGS; a++) {
 		for (k = 0; k < CRYPTO_NSIZES; k++) {
 			memset(&r, 0, sizeof(r));
-			snprintf(r.name, sizeof(r.name), "%s/%zu/accel_off", crypto_algs[a].name,
-				 crypto_sizes[k].size);
-			snprintf(r.unit, sizeof(r.unit), "kB/s");
+			bench_text(r.name, sizeof(r.name), "%s/%zu/accel_off", crypto_algs[a].name,
+				   crypto_sizes[k].size);
+			bench_text(r.unit, sizeof(r.unit), "kB/s");
 			r.higher_is_better = true;
 			r.value = NAN;
 			r.skipped = true;
-			snprintf(r.skip_reason, sizeof(r.skip_reason), "%s", why);
+			bench_text(r.skip_reason, sizeof(r.skip_reason), "%s", why);
 			if (bench_report(ctx, &r))
 				return -1;
 		}
@@ -730,7 +731,7 @@ static const struct bench_result *crypto_find(const struct crypto_table *t, cons
 {
 	char name[BENCH_NAME_MAX];
 
-	snprintf(name, sizeof(name), "%s/%zu%s", alg, size, suffix);
+	bench_text(name, sizeof(name), "%s/%zu%s", alg, size, suffix);
 	return bench_result_find(t->r, t->n, name);
 }
 
@@ -755,7 +756,7 @@ static void crypto_cpu_flags(char *out, size_t n)
 	size_t used = 0;
 	size_t i = 0;
 
-	snprintf(out, n, "unknown");
+	bench_text(out, n, "unknown");
 	if (!f)
 		return;
 	while (fgets(line, sizeof(line), f)) {
@@ -766,11 +767,15 @@ static void crypto_cpu_flags(char *out, size_t n)
 			 strtok_r(strchr(line, ':') ? strchr(line, ':') + 1 : line, " \t\n", &save);
 		     tok; tok = strtok_r(NULL, " \t\n", &save))
 			for (i = 0; i < sizeof(wanted) / sizeof(wanted[0]); i++)
-				if (!strcmp(tok, wanted[i]) && used + strlen(tok) + 2 < n)
-					used += (size_t)snprintf(out + used, n - used, "%s%s",
-								 used ? " " : "", tok);
+				if (!strcmp(tok, wanted[i]) && used + strlen(tok) + 2 < n) {
+					/* Fits: checked just above. */
+					if (!bench_fmt(out + used, n - used, "%s%s",
+						       used ? " " : "", tok))
+						break;
+					used += strlen(out + used);
+				}
 		if (!used)
-			snprintf(out, n, "none");
+			bench_text(out, n, "none");
 		break;
 	}
 	fclose(f);
@@ -796,8 +801,8 @@ static void crypto_table_throughput(const struct crypto_table *t)
 	size_t k = 0;
 	double v = 0;
 
-	snprintf(library, sizeof(library), "OpenSSL %u.%u.%u", OPENSSL_version_major(),
-		 OPENSSL_version_minor(), OPENSSL_version_patch());
+	bench_text(library, sizeof(library), "OpenSSL %u.%u.%u", OPENSSL_version_major(),
+		   OPENSSL_version_minor(), OPENSSL_version_patch());
 	crypto_cpu_flags(flags, sizeof(flags));
 	fprintf(t->f,
 		"Throughput in kB/s (1 kB = 1000 bytes) by buffer size. swtee TA: one\n"
@@ -928,7 +933,7 @@ static void crypto_table_ecdsa(const struct crypto_table *t)
 
 	fprintf(t->f, "\nECDSA P-256 (SHA-256 digest), operations per second:\n");
 	for (i = 0; i < 2; i++) {
-		snprintf(name, sizeof(name), "ecdsa-p256/%s", ops[i]);
+		bench_text(name, sizeof(name), "ecdsa-p256/%s", ops[i]);
 		r = bench_result_find(t->r, t->n, name);
 		if (!r)
 			continue;

@@ -15,6 +15,7 @@
 #include <tee_api_defines.h>
 
 #include "bench_crypto.h"
+#include "bench_text.h"
 #include "ta_crypto_perf.h"
 
 #define ECDSA_ITERATIONS 2000
@@ -247,8 +248,8 @@ static int ecdsa_supported(TEEC_Context *teec, char *why, size_t why_len)
 	if (res == TEEC_SUCCESS) {
 		ret = 1;
 	} else if (res == TEEC_ERROR_NOT_SUPPORTED) {
-		snprintf(why, why_len, "the TEE has no ECDSA P-256: %s answers NOT_SUPPORTED",
-			 step);
+		bench_text(why, why_len, "the TEE has no ECDSA P-256: %s answers NOT_SUPPORTED",
+			   step);
 		ret = 0;
 	} else {
 		bench_crypto_teec_error(step, res, origin);
@@ -261,8 +262,8 @@ static int ecdsa_supported(TEEC_Context *teec, char *why, size_t why_len)
 static void ecdsa_ops(struct bench_result *r, const struct bench_result *t, const char *name)
 {
 	*r = *t;
-	snprintf(r->name, sizeof(r->name), "%s", name);
-	snprintf(r->unit, sizeof(r->unit), "op/s");
+	bench_text(r->name, sizeof(r->name), "%s", name);
+	bench_text(r->unit, sizeof(r->unit), "op/s");
 	r->higher_is_better = true;
 	r->value = t->value > 0 ? 1e6 / t->value : NAN;
 	r->p50 = t->p50 > 0 ? 1e6 / t->p50 : NAN;
@@ -289,12 +290,12 @@ int bench_crypto_ecdsa_run(struct bench_ctx *ctx)
 	for (i = 0; i < 2; i++) {
 		if (!supported) {
 			memset(&r, 0, sizeof(r));
-			snprintf(r.name, sizeof(r.name), "%s", names[i]);
-			snprintf(r.unit, sizeof(r.unit), "op/s");
+			bench_text(r.name, sizeof(r.name), "%s", names[i]);
+			bench_text(r.unit, sizeof(r.unit), "op/s");
 			r.higher_is_better = true;
 			r.value = NAN;
 			r.skipped = true;
-			snprintf(r.skip_reason, sizeof(r.skip_reason), "%s", why);
+			bench_text(r.skip_reason, sizeof(r.skip_reason), "%s", why);
 			if (bench_report(ctx, &r))
 				return -1;
 			continue;

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "bench_crypto.h"
+#include "bench_text.h"
 #include "paths.h"
 
 #define TEE_START_TIMEOUT_MS 30000
@@ -122,27 +123,27 @@ int bench_crypto_tee_start(struct bench_crypto_tee *t, char *why, size_t why_len
 	t->pid = -1;
 	t->ctl = -1;
 	if (!mask) {
-		snprintf(why, why_len, "%s", no_mask);
+		bench_text(why, why_len, "%s", no_mask);
 		return -1;
 	}
 	if (paths_sibling("swtee", swtee, sizeof(swtee))) {
-		snprintf(why, why_len, "cannot find the swtee executable");
+		bench_text(why, why_len, "cannot find the swtee executable");
 		return -1;
 	}
-	if (snprintf(t->state, sizeof(t->state), "%s/swtee-bench-crypto.XXXXXX",
-		     tmp && *tmp ? tmp : "/tmp") >= (int)sizeof(t->state) ||
+	if (!bench_fmt(t->state, sizeof(t->state), "%s/swtee-bench-crypto.XXXXXX",
+		       tmp && *tmp ? tmp : "/tmp") ||
 	    !mkdtemp(t->state)) {
-		snprintf(why, why_len, "cannot create a state directory: %s", strerror(errno));
+		bench_text(why, why_len, "cannot create a state directory: %s", strerror(errno));
 		t->state[0] = '\0';
 		return -1;
 	}
 	if (pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC)) {
-		snprintf(why, why_len, "pipe: %s", strerror(errno));
+		bench_text(why, why_len, "pipe: %s", strerror(errno));
 		goto out;
 	}
 	t->pid = fork();
 	if (t->pid < 0) {
-		snprintf(why, why_len, "fork: %s", strerror(errno));
+		bench_text(why, why_len, "fork: %s", strerror(errno));
 		goto out;
 	}
 	if (t->pid == 0)
@@ -153,11 +154,11 @@ int bench_crypto_tee_start(struct bench_crypto_tee *t, char *why, size_t why_len
 	t->ctl = in[1];
 	in[1] = -1;
 	if (tee_read_socket(out[0], sock, sizeof(sock))) {
-		snprintf(why, why_len, "the private TEE (swtee run) did not start");
+		bench_text(why, why_len, "the private TEE (swtee run) did not start");
 		goto out;
 	}
 	if (TEEC_InitializeContext(sock, &t->teec) != TEEC_SUCCESS) {
-		snprintf(why, why_len, "cannot connect to the private TEE at %s", sock);
+		bench_text(why, why_len, "cannot connect to the private TEE at %s", sock);
 		goto out;
 	}
 	t->teec_open = true;

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "bench_int.h"
+#include "bench_text.h"
 
 #define DIFF_BAND_MIN 0.05
 #define DIFF_COLS 8
@@ -35,13 +36,13 @@ struct diff_counts {
 static void diff_value(char *out, size_t n, const struct bench_result *r)
 {
 	if (r->skipped)
-		snprintf(out, n, "skipped");
+		bench_text(out, n, "skipped");
 	else if (!isfinite(r->value))
-		snprintf(out, n, "-");
+		bench_text(out, n, "-");
 	else if (fabs(r->value) >= 100)
-		snprintf(out, n, "%.0f %s", r->value, r->unit);
+		bench_text(out, n, "%.0f %s", r->value, r->unit);
 	else
-		snprintf(out, n, "%.3g %s", r->value, r->unit);
+		bench_text(out, n, "%.3g %s", r->value, r->unit);
 }
 
 /* Whether unit is a size: then a change is "smaller" or "larger", not faster or slower. */
@@ -66,14 +67,14 @@ static void diff_ratio(char *out, size_t n, const struct bench_result *a,
 	char ys[16] = "-";
 
 	if (!isfinite(x) && !isfinite(y)) {
-		snprintf(out, n, "-");
+		bench_text(out, n, "-");
 		return;
 	}
 	if (isfinite(x))
-		snprintf(xs, sizeof(xs), "%.2f", x);
+		bench_text(xs, sizeof(xs), "%.2f", x);
 	if (isfinite(y))
-		snprintf(ys, sizeof(ys), "%.2f", y);
-	snprintf(out, n, "%s -> %s", xs, ys);
+		bench_text(ys, sizeof(ys), "%.2f", y);
+	bench_text(out, n, "%s -> %s", xs, ys);
 }
 
 /* The band of a case: 5%, or the wider spread either run measured. */
@@ -99,47 +100,47 @@ static enum diff_verdict diff_row(const struct bench_entry *ea, const struct ben
 	double band = 0;
 	bool better = false;
 
-	snprintf(cell[0], DIFF_CELL_MAX, "%s", e->group);
-	snprintf(cell[1], DIFF_CELL_MAX, "%s", e->r.name);
-	snprintf(cell[2], DIFF_CELL_MAX, "-");
-	snprintf(cell[3], DIFF_CELL_MAX, "-");
+	bench_text(cell[0], DIFF_CELL_MAX, "%s", e->group);
+	bench_text(cell[1], DIFF_CELL_MAX, "%s", e->r.name);
+	bench_text(cell[2], DIFF_CELL_MAX, "-");
+	bench_text(cell[3], DIFF_CELL_MAX, "-");
 	if (a)
 		diff_value(cell[2], DIFF_CELL_MAX, a);
 	if (b)
 		diff_value(cell[3], DIFF_CELL_MAX, b);
-	snprintf(cell[4], DIFF_CELL_MAX, "-");
-	snprintf(cell[5], DIFF_CELL_MAX, "-");
+	bench_text(cell[4], DIFF_CELL_MAX, "-");
+	bench_text(cell[5], DIFF_CELL_MAX, "-");
 	diff_ratio(cell[6], DIFF_CELL_MAX, a, b);
 	if (!a || !b) {
-		snprintf(cell[7], DIFF_CELL_MAX, "only in %s", a ? "A" : "B");
+		bench_text(cell[7], DIFF_CELL_MAX, "only in %s", a ? "A" : "B");
 		return DIFF_APART;
 	}
 	if (a->skipped || b->skipped) {
-		snprintf(cell[7], DIFF_CELL_MAX, "skipped in %s",
-			 a->skipped && b->skipped ? "both" : (a->skipped ? "A" : "B"));
+		bench_text(cell[7], DIFF_CELL_MAX, "skipped in %s",
+			   a->skipped && b->skipped ? "both" : (a->skipped ? "A" : "B"));
 		return DIFF_APART;
 	}
 	if (strcmp(a->unit, b->unit) != 0) {
-		snprintf(cell[7], DIFF_CELL_MAX, "units differ");
+		bench_text(cell[7], DIFF_CELL_MAX, "units differ");
 		return DIFF_APART;
 	}
 	if (!(a->value > 0) || !isfinite(a->value) || !isfinite(b->value) || !(b->value >= 0)) {
-		snprintf(cell[7], DIFF_CELL_MAX, "no value");
+		bench_text(cell[7], DIFF_CELL_MAX, "no value");
 		return DIFF_APART;
 	}
 	change = (b->value - a->value) / a->value;
 	band = diff_band(a, b);
-	snprintf(cell[4], DIFF_CELL_MAX, "%+.1f%%", change * 100);
-	snprintf(cell[5], DIFF_CELL_MAX, "+-%.1f%%", band * 100);
+	bench_text(cell[4], DIFF_CELL_MAX, "%+.1f%%", change * 100);
+	bench_text(cell[5], DIFF_CELL_MAX, "+-%.1f%%", band * 100);
 	if (fabs(change) <= band) {
-		snprintf(cell[7], DIFF_CELL_MAX, "same");
+		bench_text(cell[7], DIFF_CELL_MAX, "same");
 		return DIFF_SAME;
 	}
 	better = (change > 0) == b->higher_is_better;
 	if (diff_is_size(b->unit))
-		snprintf(cell[7], DIFF_CELL_MAX, "%s", change < 0 ? "smaller" : "larger");
+		bench_text(cell[7], DIFF_CELL_MAX, "%s", change < 0 ? "smaller" : "larger");
 	else
-		snprintf(cell[7], DIFF_CELL_MAX, "%s", better ? "faster" : "slower");
+		bench_text(cell[7], DIFF_CELL_MAX, "%s", better ? "faster" : "slower");
 	return better ? DIFF_FASTER : DIFF_SLOWER;
 }
 

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "bench_text.h"
 #include "ta_basic.h"
 
 #define INVOKE_ITERATIONS 20000
@@ -386,8 +387,8 @@ static int bench_shapes_run(struct bench_ctx *ctx)
 
 		for (a.shape = 0; a.shape < SHAPE_COUNT; a.shape++) {
 			a.size = size;
-			snprintf(name, sizeof(name), "%s/%s", shape_names[a.shape],
-				 shape_sizes[k].tag);
+			bench_text(name, sizeof(name), "%s/%s", shape_names[a.shape],
+				   shape_sizes[k].tag);
 			if (bench_compare(ctx, &(struct bench_pair){
 						   .name = name,
 						   .run = shape_loop,
@@ -434,9 +435,9 @@ static int bench_invoke_run(struct bench_ctx *ctx)
 static void invoke_cell(char *out, size_t n, double v)
 {
 	if (isfinite(v))
-		snprintf(out, n, "%.1f", v);
+		bench_text(out, n, "%.1f", v);
 	else
-		snprintf(out, n, "-");
+		bench_text(out, n, "-");
 }
 
 /* Whether x meets the targets it carries: "ok", "over", or NULL without one. */
@@ -478,8 +479,8 @@ static void invoke_table(FILE *f, const struct bench_result *const *r, size_t n)
 		invoke_cell(cell[3], sizeof(cell[3]), x->has_baseline_p50 ? x->baseline_p50 : NAN);
 		invoke_cell(cell[4], sizeof(cell[4]), x->has_baseline_p90 ? x->baseline_p90 : NAN);
 		invoke_cell(cell[5], sizeof(cell[5]), x->has_baseline ? x->baseline_value : NAN);
-		snprintf(cell[6], sizeof(cell[6]), isfinite(r50) ? "%.2f" : "-", r50);
-		snprintf(cell[7], sizeof(cell[7]), isfinite(r90) ? "%.2f" : "-", r90);
+		bench_text(cell[6], sizeof(cell[6]), isfinite(r50) ? "%.2f" : "-", r50);
+		bench_text(cell[7], sizeof(cell[7]), isfinite(r90) ? "%.2f" : "-", r90);
 		fprintf(f, "%-32s %8s %8s %8s  %-19s %8s %8s %8s  %5s %5s  %s\n", x->name, cell[0],
 			cell[1], cell[2], x->has_baseline ? x->baseline_name : "-", cell[3],
 			cell[4], cell[5], cell[6], cell[7], verdict ? verdict : "-");

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "bench_int.h"
+#include "bench_text.h"
 
 /* Capped, with room for thousands of cases and their distributions. */
 #define LOAD_FILE_MAX (32L * 1024 * 1024)
@@ -310,7 +311,7 @@ static int load_results_array(const char *path, json_object *a, struct bench_run
 	size_t i = 0;
 
 	for (i = 0; i < json_object_array_length(a); i++) {
-		snprintf(what, sizeof(what), "result %zu", i);
+		bench_text(what, sizeof(what), "result %zu", i);
 		if (load_result(&w, json_object_array_get_idx(a, i), run))
 			return -1;
 	}
@@ -359,7 +360,7 @@ static int load_groups(const char *path, json_object *root, struct bench_run *ru
 	if (!json_object_is_type(a, json_type_array))
 		return load_bad(&w, "groups", "is not an array");
 	for (i = 0; i < json_object_array_length(a); i++) {
-		snprintf(what, sizeof(what), "group %zu", i);
+		bench_text(what, sizeof(what), "group %zu", i);
 		o = json_object_array_get_idx(a, i);
 		if (!json_object_is_type(o, json_type_object))
 			return load_bad(&w, "group", "is not an object");
@@ -405,7 +406,7 @@ static int load_add_suite(struct bench_run *run, const char *suite, size_t passe
 		}
 		s = &run->xsuites[run->nxsuites++];
 		memset(s, 0, sizeof(*s));
-		snprintf(s->suite, sizeof(s->suite), "%s", suite);
+		bench_text(s->suite, sizeof(s->suite), "%s", suite);
 	}
 	s = &run->xsuites[i];
 	s->passed += passed;
@@ -450,7 +451,7 @@ static int load_figures(const struct load_where *w, json_object *o, const char *
 		if (!json_object_is_type(x, json_type_object))
 			return load_bad(w, "figure", "is not an object");
 		if (case_id)
-			snprintf(f.case_id, sizeof(f.case_id), "%s", case_id);
+			bench_text(f.case_id, sizeof(f.case_id), "%s", case_id);
 		else if (load_string(w, x, "case", f.case_id, sizeof(f.case_id), true))
 			return -1;
 		if (load_string(w, x, "name", f.name, sizeof(f.name), true) ||
@@ -564,7 +565,7 @@ int bench_load_xtest(const char *path, struct bench_run *run)
 
 	if (!root)
 		return -1;
-	snprintf(what, sizeof(what), "the file");
+	bench_text(what, sizeof(what), "the file");
 	if (!json_object_is_type(root, json_type_object) ||
 	    !json_object_object_get_ex(root, "suites", &suites) ||
 	    !json_object_is_type(suites, json_type_array)) {
@@ -573,7 +574,7 @@ int bench_load_xtest(const char *path, struct bench_run *run)
 	}
 	for (i = 0; i < json_object_array_length(suites); i++) {
 		s = json_object_array_get_idx(suites, i);
-		snprintf(what, sizeof(what), "suite %zu", i);
+		bench_text(what, sizeof(what), "suite %zu", i);
 		if (!json_object_is_type(s, json_type_object)) {
 			load_bad(&w, "suite", "is not an object");
 			goto out;
@@ -589,7 +590,7 @@ int bench_load_xtest(const char *path, struct bench_run *run)
 		if (load_add_suite(run, suite, 0, 0, 0))
 			goto out;
 		for (j = 0; j < json_object_array_length(cases); j++) {
-			snprintf(what, sizeof(what), "suite %s, case %zu", suite, j);
+			bench_text(what, sizeof(what), "suite %s, case %zu", suite, j);
 			if (load_xtest_case(&w, json_object_array_get_idx(cases, j), suite, run))
 				goto out;
 		}

@@ -15,6 +15,7 @@
 #include <openssl/crypto.h>
 
 #include "bench_int.h"
+#include "bench_text.h"
 
 #ifndef SWTEE_VERSION
 #define SWTEE_VERSION "unknown"
@@ -32,7 +33,7 @@ static void machine_trim(char *out, size_t n, const char *s)
 	len = strcspn(s, "\n");
 	while (len && (s[len - 1] == ' ' || s[len - 1] == '\t'))
 		len--;
-	snprintf(out, n, "%.*s", (int)len, s);
+	bench_text(out, n, "%.*s", (int)len, s);
 }
 
 /* The first "key : value" of /proc/cpuinfo with one of keys, into out. */
@@ -126,7 +127,7 @@ static void machine_fs_type(const char *path, char *out, size_t n)
 			continue;
 		best = strlen(mnt);
 		tok = strtok_r(dash + 3, " \n", &save);
-		snprintf(out, n, "%s", tok ? tok : "");
+		bench_text(out, n, "%s", tok ? tok : "");
 	}
 	fclose(f);
 }
@@ -139,14 +140,14 @@ static void machine_filesystem(const char *dir, char *out, size_t n)
 	char *slash = NULL;
 
 	out[0] = '\0';
-	if (!dir || !*dir || snprintf(path, sizeof(path), "%s", dir) >= (int)sizeof(path))
+	if (!dir || !*dir || !bench_fmt(path, sizeof(path), "%s", dir))
 		return;
 	while (!realpath(path, real)) {
 		slash = strrchr(path, '/');
 		if (!slash)
 			return;
 		if (slash == path) {
-			snprintf(path, sizeof(path), "/");
+			bench_text(path, sizeof(path), "/");
 			continue;
 		}
 		*slash = '\0';
@@ -166,13 +167,14 @@ void bench_machine_read(struct bench_machine *m)
 	machine_cpu_model(m->cpu_model, sizeof(m->cpu_model));
 	m->cores = cores > 0 ? (unsigned int)cores : 0;
 	if (uname(&u) == 0)
-		snprintf(m->kernel, sizeof(m->kernel), "%s %s %s", u.sysname, u.release, u.machine);
+		bench_text(m->kernel, sizeof(m->kernel), "%s %s %s", u.sysname, u.release,
+			   u.machine);
 	if (!m->cpu_model[0])
-		snprintf(m->cpu_model, sizeof(m->cpu_model), "%s", u.machine);
-	snprintf(m->openssl, sizeof(m->openssl), "%s", OpenSSL_version(OPENSSL_VERSION));
-	snprintf(m->state_dir, sizeof(m->state_dir), "%s", state ? state : "");
+		bench_text(m->cpu_model, sizeof(m->cpu_model), "%s", u.machine);
+	bench_text(m->openssl, sizeof(m->openssl), "%s", OpenSSL_version(OPENSSL_VERSION));
+	bench_text(m->state_dir, sizeof(m->state_dir), "%s", state ? state : "");
 	machine_filesystem(state, m->filesystem, sizeof(m->filesystem));
 	if (gmtime_r(&now, &tm))
 		strftime(m->date, sizeof(m->date), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	snprintf(m->swtee_version, sizeof(m->swtee_version), "%s", SWTEE_VERSION);
+	bench_text(m->swtee_version, sizeof(m->swtee_version), "%s", SWTEE_VERSION);
 }

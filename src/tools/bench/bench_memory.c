@@ -18,6 +18,7 @@
 #include <sys/types.h>
 
 #include "bench.h"
+#include "bench_text.h"
 #include "ta_basic.h"
 
 #define MEMORY_TARGET_PSS_KIB 1536
@@ -40,7 +41,7 @@ static int proc_kib(pid_t pid, const char *file, const char *key, double *kib)
 	int ret = -1;
 
 	*kib = 0;
-	snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, file);
+	bench_text(path, sizeof(path), "/proc/%d/%s", (int)pid, file);
 	f = fopen(path, "re");
 	if (!f) {
 		fprintf(stderr, "swtee bench: %s: %s\n", path, strerror(errno));
@@ -75,14 +76,15 @@ static int proc_children(pid_t pid, struct pid_set *set)
 	FILE *f = NULL;
 	int child = 0;
 
-	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	bench_text(path, sizeof(path), "/proc/%d/task", (int)pid);
 	d = opendir(path);
 	if (!d)
 		return errno == ENOENT ? 0 : -1;
 	while ((de = readdir(d))) {
 		if (de->d_name[0] < '0' || de->d_name[0] > '9')
 			continue;
-		snprintf(path, sizeof(path), "/proc/%d/task/%.16s/children", (int)pid, de->d_name);
+		bench_text(path, sizeof(path), "/proc/%d/task/%.16s/children", (int)pid,
+			   de->d_name);
 		f = fopen(path, "re");
 		if (!f)
 			continue;
@@ -105,7 +107,7 @@ static int proc_maps_has(pid_t pid, const char *needle)
 	FILE *f = NULL;
 	int found = 0;
 
-	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	bench_text(path, sizeof(path), "/proc/%d/maps", (int)pid);
 	f = fopen(path, "re");
 	if (!f)
 		return errno == ENOENT ? 0 : -1;
@@ -176,8 +178,8 @@ static int bench_report_kib(struct bench_ctx *ctx, const char *name, double kib,
 {
 	struct bench_result r = {0};
 
-	snprintf(r.name, sizeof(r.name), "%s", name);
-	snprintf(r.unit, sizeof(r.unit), "KiB");
+	bench_text(r.name, sizeof(r.name), "%s", name);
+	bench_text(r.unit, sizeof(r.unit), "KiB");
 	r.value = kib;
 	r.has_target_value = target > 0;
 	r.target_value = target;
@@ -208,11 +210,11 @@ static int bench_memory_run(struct bench_ctx *ctx)
 	size_t i = 0;
 	int ret = -1;
 
-	snprintf(needle, sizeof(needle), "memfd:%08x-%04x-%04x-%02x%02x-%02x%02x%02x%02x%02x%02x",
-		 uuid.timeLow, uuid.timeMid, uuid.timeHiAndVersion, uuid.clockSeqAndNode[0],
-		 uuid.clockSeqAndNode[1], uuid.clockSeqAndNode[2], uuid.clockSeqAndNode[3],
-		 uuid.clockSeqAndNode[4], uuid.clockSeqAndNode[5], uuid.clockSeqAndNode[6],
-		 uuid.clockSeqAndNode[7]);
+	bench_text(needle, sizeof(needle), "memfd:%08x-%04x-%04x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+		   uuid.timeLow, uuid.timeMid, uuid.timeHiAndVersion, uuid.clockSeqAndNode[0],
+		   uuid.clockSeqAndNode[1], uuid.clockSeqAndNode[2], uuid.clockSeqAndNode[3],
+		   uuid.clockSeqAndNode[4], uuid.clockSeqAndNode[5], uuid.clockSeqAndNode[6],
+		   uuid.clockSeqAndNode[7]);
 	before = calloc(1, sizeof(*before));
 	after = calloc(1, sizeof(*after));
 	if (!before || !after) {

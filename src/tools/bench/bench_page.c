@@ -26,6 +26,7 @@
 
 #include "bench_int.h"
 #include "bench_svg.h"
+#include "bench_text.h"
 #include "paths.h"
 
 #define PAGE_GAUGE_W 150.0
@@ -46,7 +47,7 @@ static int page_file_open(struct page_file *pf, const char *dir, const char *nam
 {
 	pf->f = NULL;
 	if (paths_join(pf->path, sizeof(pf->path), dir, name) ||
-	    snprintf(pf->tmp, sizeof(pf->tmp), "%s.tmp", pf->path) >= (int)sizeof(pf->tmp)) {
+	    !bench_fmt(pf->tmp, sizeof(pf->tmp), "%s.tmp", pf->path)) {
 		fprintf(stderr, "swtee bench: the path %s/%s is too long\n", dir, name);
 		return -1;
 	}
@@ -117,7 +118,10 @@ static int page_write_plots(const char *dir, const struct bench_plots *plots)
 	}
 	page_clear_plots(sub);
 	for (i = 0; i < plots->n; i++) {
-		snprintf(name, sizeof(name), "%s.svg", plots->v[i].id);
+		if (!bench_fmt(name, sizeof(name), "%s.svg", plots->v[i].id)) {
+			fprintf(stderr, "swtee bench: plot id too long: %s\n", plots->v[i].id);
+			return -1;
+		}
 		if (page_file_open(&pf, sub, name))
 			return -1;
 		fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", pf.f);
@@ -428,9 +432,9 @@ static void page_value(FILE *f, double v, const char *unit)
 		return;
 	}
 	if (fabs(v) >= 100 || v == floor(v))
-		snprintf(num, sizeof(num), "%.0f", v);
+		bench_text(num, sizeof(num), "%.0f", v);
 	else
-		snprintf(num, sizeof(num), "%.3g", v);
+		bench_text(num, sizeof(num), "%.3g", v);
 	page_text(f, num);
 	fputc(' ', f);
 	page_text(f, unit);
@@ -491,7 +495,7 @@ static void page_target(FILE *f, const struct bench_result *r)
 	char num[48];
 
 	if (r->has_target) {
-		snprintf(num, sizeof(num), "&le; %.2f&times;", r->target);
+		bench_text(num, sizeof(num), "&le; %.2f&times;", r->target);
 		fputs(num, f);
 	}
 	if (r->has_target && r->has_target_value)
@@ -671,13 +675,13 @@ static void page_card(FILE *f, const struct bench_run *run, const char *group)
 		fputs("</div>", f);
 	} else {
 		if (t.over)
-			snprintf(text, sizeof(text), "%zu over target", t.over);
+			bench_text(text, sizeof(text), "%zu over target", t.over);
 		else if (t.ok == 1)
-			snprintf(text, sizeof(text), "within target");
+			bench_text(text, sizeof(text), "within target");
 		else if (t.ok)
-			snprintf(text, sizeof(text), "all %zu targets met", t.ok);
+			bench_text(text, sizeof(text), "all %zu targets met", t.ok);
 		else
-			snprintf(text, sizeof(text), "no targets");
+			bench_text(text, sizeof(text), "no targets");
 		fprintf(f, "<div class=\"big %s\">", cls);
 		page_text(f, text);
 		fputs("</div><div class=\"small\">", f);
@@ -816,8 +820,8 @@ static size_t page_matrix_row(struct page_matrix *m, const char *family, const c
 			return r;
 	if (m->nrows == PAGE_MATRIX_ROWS)
 		return PAGE_MATRIX_ROWS;
-	snprintf(m->family[r], sizeof(m->family[r]), "%s", family);
-	snprintf(m->variant[r], sizeof(m->variant[r]), "%s", variant);
+	bench_text(m->family[r], sizeof(m->family[r]), "%s", family);
+	bench_text(m->variant[r], sizeof(m->variant[r]), "%s", variant);
 	return m->nrows++;
 }
 
@@ -1141,7 +1145,7 @@ static void page_machine(FILE *f, const struct bench_run *run)
 	const struct bench_machine *m = &run->machine;
 	char cores[32];
 
-	snprintf(cores, sizeof(cores), "%u", m->cores);
+	bench_text(cores, sizeof(cores), "%u", m->cores);
 	fputs("<h2 id=\"machine\">Machine</h2>\n<table style=\"width:auto\"><tbody>\n", f);
 	page_fact(f, "CPU", m->cpu_model);
 	page_fact(f, "cores online", m->cores ? cores : NULL);

@@ -27,6 +27,7 @@
 
 #include "bench_int.h"
 #include "bench_svg.h"
+#include "bench_text.h"
 
 #define PLOT_SWEEP_MIN 3 /* sizes a curve needs */
 #define PLOT_SWEEP_MAX 32
@@ -147,17 +148,17 @@ static struct bench_plot *plot_new(struct bench_plots *out, const char *section,
 	}
 	p = &out->v[out->n];
 	memset(p, 0, sizeof(*p));
-	snprintf(raw, sizeof(raw), "%s-%s", a, b ? b : "");
+	bench_text(raw, sizeof(raw), "%s-%s", a, b ? b : "");
 	plot_id(p->id, sizeof(p->id), raw);
 	/* Ids are file names: two plots may not share one. */
 	for (i = 0; i < out->n; i++) {
 		if (strcmp(out->v[i].id, p->id) != 0)
 			continue;
-		snprintf(raw, sizeof(raw), "%.40s-%zu", p->id, out->n);
+		bench_text(raw, sizeof(raw), "%.40s-%zu", p->id, out->n);
 		plot_id(p->id, sizeof(p->id), raw);
 		break;
 	}
-	snprintf(p->section, sizeof(p->section), "%s", section);
+	bench_text(p->section, sizeof(p->section), "%s", section);
 	return p;
 }
 
@@ -222,9 +223,9 @@ static struct bench_plot *plot_start(struct bench_plots *out, const struct plot_
 	    plot_new(out, section ? section : spec->section, spec->kind, name ? name : spec->name);
 
 	if (pl && spec->title)
-		snprintf(pl->title, sizeof(pl->title), "%s", spec->title);
+		bench_text(pl->title, sizeof(pl->title), "%s", spec->title);
 	if (pl && spec->caption)
-		snprintf(pl->caption, sizeof(pl->caption), "%s", spec->caption);
+		bench_text(pl->caption, sizeof(pl->caption), "%s", spec->caption);
 	return pl;
 }
 
@@ -262,8 +263,8 @@ static int plot_note(struct bench_plots *out, const char *section, const char *t
 		out->notes_cap = cap;
 	}
 	n = &out->notes[out->nnotes++];
-	snprintf(n->section, sizeof(n->section), "%s", section);
-	snprintf(n->text, sizeof(n->text), "%s", text);
+	bench_text(n->section, sizeof(n->section), "%s", section);
+	bench_text(n->text, sizeof(n->text), "%s", text);
 	return 0;
 }
 
@@ -362,9 +363,9 @@ bool bench_plot_sweep_name(const char *name, char *family, size_t family_len, do
 	}
 	if (!best)
 		return false;
-	snprintf(family, family_len, "%.*s", (int)(best - name - 1), name);
+	bench_text(family, family_len, "%.*s", (int)(best - name - 1), name);
 	p = best + best_len;
-	snprintf(variant, variant_len, "%s", *p ? p + 1 : "");
+	bench_text(variant, variant_len, "%s", *p ? p + 1 : "");
 	*size = v;
 	return true;
 }
@@ -432,13 +433,14 @@ static int plot_latency(const struct plot_spec *spec, const struct bench_entry *
 	pl = plot_start(out, spec, e->group, r->name);
 	if (!pl)
 		return -1;
-	snprintf(pl->title, sizeof(pl->title), "%s: latency distribution", r->name);
-	snprintf(pl->caption, sizeof(pl->caption),
-		 "The time of each of the %zu %s samples by percentile (the right end is the slow "
-		 "tail), against %s timed in the same run: at the median swtee takes %.3g us, "
-		 "%.2f times the baseline, and at p99 %.3g us, %.2f times.",
-		 r->iterations, r->name, series[1].label, m_sw * t, m_sw / m_base, t_sw * t,
-		 t_sw / t_base);
+	bench_text(pl->title, sizeof(pl->title), "%s: latency distribution", r->name);
+	bench_text(
+	    pl->caption, sizeof(pl->caption),
+	    "The time of each of the %zu %s samples by percentile (the right end is the slow "
+	    "tail), against %s timed in the same run: at the median swtee takes %.3g us, "
+	    "%.2f times the baseline, and at p99 %.3g us, %.2f times.",
+	    r->iterations, r->name, series[1].label, m_sw * t, m_sw / m_base, t_sw * t,
+	    t_sw / t_base);
 	return plot_keep_xy(out, pl, spec, NULL, series, 2);
 }
 
@@ -554,7 +556,7 @@ static struct bench_svg_series *plot_curve(struct plot_curves *c, const char *la
 
 	if (c->n == PLOT_SERIES_MAX)
 		return NULL;
-	snprintf(c->label[c->n], sizeof(c->label[c->n]), "%s", label);
+	bench_text(c->label[c->n], sizeof(c->label[c->n]), "%s", label);
 	s = &c->s[c->n];
 	*s = (struct bench_svg_series){
 	    .label = c->label[c->n],
@@ -583,7 +585,7 @@ static void plot_words(char *out, size_t n, const char *s)
 {
 	size_t i = 0;
 
-	snprintf(out, n, "%s", s);
+	bench_text(out, n, "%s", s);
 	for (i = 0; out[i]; i++)
 		if (out[i] == '_')
 			out[i] = ' ';
@@ -659,7 +661,7 @@ static int plot_family(const struct plot_spec *spec, const struct plot_sweep *s,
 		    !plot_rate_scale(vp[0]->e->r.unit))
 			continue;
 		plot_words(words, sizeof(words), pt->variant);
-		snprintf(label, sizeof(label), "swtee, %s", words);
+		bench_text(label, sizeof(label), "swtee, %s", words);
 		cur = plot_curve(c, label,
 				 (struct bench_svg_style){
 				     .color = plot_variant_colors[v % PLOT_N(plot_variant_colors)],
@@ -681,7 +683,7 @@ static int plot_family(const struct plot_spec *spec, const struct plot_sweep *s,
 
 		if (strcmp(sd->key, family) != 0)
 			continue;
-		snprintf(label, sizeof(label), "%s (other hardware)", sd->label);
+		bench_text(label, sizeof(label), "%s (other hardware)", sd->label);
 		cur = plot_curve(
 		    c, label, plot_other_style(other, plot_markers[other % PLOT_N(plot_markers)]));
 		if (!cur)
@@ -694,23 +696,23 @@ static int plot_family(const struct plot_spec *spec, const struct plot_sweep *s,
 	pl = plot_start(out, spec, group, family);
 	if (!pl)
 		goto out;
-	snprintf(pl->title, sizeof(pl->title), "%s: %s throughput by buffer size", group, family);
+	bench_text(pl->title, sizeof(pl->title), "%s: %s throughput by buffer size", group, family);
 	bench_svg_format(small_text, sizeof(small_text), small, BENCH_SVG_BYTES);
 	bench_svg_format(big_text, sizeof(big_text), big, BENCH_SVG_BYTES);
 	if (isfinite(small_ratio) && isfinite(big_ratio))
-		snprintf(pl->caption, sizeof(pl->caption),
-			 "%s through swtee against %s in the same run, by buffer size, one call "
-			 "per buffer: at %s swtee costs %.2f times %s, at %s %.2f times%s.",
-			 family, bname, small_text, small_ratio, bname, big_text, big_ratio,
-			 other ? "; the open, dashed curves are published figures from other "
-				 "hardware"
-			       : "");
+		bench_text(pl->caption, sizeof(pl->caption),
+			   "%s through swtee against %s in the same run, by buffer size, one call "
+			   "per buffer: at %s swtee costs %.2f times %s, at %s %.2f times%s.",
+			   family, bname, small_text, small_ratio, bname, big_text, big_ratio,
+			   other ? "; the open, dashed curves are published figures from other "
+				   "hardware"
+				 : "");
 	else
-		snprintf(pl->caption, sizeof(pl->caption),
-			 "%s through swtee by buffer size, one call per buffer%s.", family,
-			 other ? "; the open, dashed curves are published figures from other "
-				 "hardware"
-			       : "");
+		bench_text(pl->caption, sizeof(pl->caption),
+			   "%s through swtee by buffer size, one call per buffer%s.", family,
+			   other ? "; the open, dashed curves are published figures from other "
+				   "hardware"
+				 : "");
 	ret = plot_keep_xy(out, pl, spec, NULL, c->s, c->n);
 out:
 	free(c);
@@ -803,13 +805,13 @@ static int plot_variant(const struct plot_spec *spec, const struct plot_sweep *s
 	pl = plot_start(out, spec, group, variant);
 	if (!pl)
 		goto out;
-	snprintf(pl->title, sizeof(pl->title), "%s: %s by buffer size", group, words);
-	snprintf(ylabel, sizeof(ylabel), "%s (%s, log)", words, first->unit);
-	snprintf(pl->caption, sizeof(pl->caption),
-		 "The %s of each %s case by buffer size, in %s%s%s%s.", words, group, first->unit,
-		 one_baseline && first->has_baseline ? ", against " : "",
-		 one_baseline && first->has_baseline ? first->baseline_name : "",
-		 one_baseline && first->has_baseline ? " (dashed) timed in the same run" : "");
+	bench_text(pl->title, sizeof(pl->title), "%s: %s by buffer size", group, words);
+	bench_text(ylabel, sizeof(ylabel), "%s (%s, log)", words, first->unit);
+	bench_text(pl->caption, sizeof(pl->caption),
+		   "The %s of each %s case by buffer size, in %s%s%s%s.", words, group, first->unit,
+		   one_baseline && first->has_baseline ? ", against " : "",
+		   one_baseline && first->has_baseline ? first->baseline_name : "",
+		   one_baseline && first->has_baseline ? " (dashed) timed in the same run" : "");
 	/* The values are in the variant's own unit, not in spec's. */
 	y.label = ylabel;
 	y.unit = first->unit;
@@ -916,15 +918,15 @@ static int plot_storage(const struct plot_spec *spec, const struct bench_run *ru
 	if (!c)
 		return -1;
 	for (i = 0; i < PLOT_N(ops); i++) {
-		snprintf(label, sizeof(label), "swtee, %s (xtest %s)", ops[i].key,
-			 ops[i].case_id + strlen("benchmark_"));
+		bench_text(label, sizeof(label), "swtee, %s (xtest %s)", ops[i].key,
+			   ops[i].case_id + strlen("benchmark_"));
 		cur = plot_curve(
 		    c, label,
 		    (struct bench_svg_style){.color = ops[i].color, .marker = plot_markers[i]});
 		for (k = 0; cur && k < PLOT_N(sizes); k++) {
 			const struct bench_xtest_figure *f = NULL;
 
-			snprintf(name, sizeof(name), "size_%.0f.speed", sizes[k]);
+			bench_text(name, sizeof(name), "size_%.0f.speed", sizes[k]);
 			f = plot_xfigure(run, ops[i].case_id, name);
 			if (!f || strcmp(f->unit, "kB/s") != 0)
 				continue;
@@ -944,7 +946,7 @@ static int plot_storage(const struct plot_spec *spec, const struct bench_run *ru
 
 		for (k = 0; k < PLOT_N(ops) && strcmp(ops[k].key, sd->key) != 0; k++)
 			;
-		snprintf(label, sizeof(label), "%s (other hardware)", sd->label);
+		bench_text(label, sizeof(label), "%s (other hardware)", sd->label);
 		cur = plot_curve(
 		    c, label,
 		    (struct bench_svg_style){.color = k < PLOT_N(ops) ? ops[k].color : "#7f7f7f",
@@ -961,17 +963,18 @@ static int plot_storage(const struct plot_spec *spec, const struct bench_run *ru
 	pl = plot_start(out, spec, NULL, NULL);
 	if (!pl)
 		goto out;
-	snprintf(pl->caption, sizeof(pl->caption),
-		 "Write, read and rewrite speed of one object by its size, in 1 KiB chunks, as "
-		 "xtest's storage benchmarks measure it, beside OP-TEE's on an i.MX6 board (open, "
-		 "dashed: other hardware, context only)%s",
-		 isfinite(ours) && isfinite(theirs) ? "" : ".");
+	bench_text(
+	    pl->caption, sizeof(pl->caption),
+	    "Write, read and rewrite speed of one object by its size, in 1 KiB chunks, as "
+	    "xtest's storage benchmarks measure it, beside OP-TEE's on an i.MX6 board (open, "
+	    "dashed: other hardware, context only)%s",
+	    isfinite(ours) && isfinite(theirs) ? "" : ".");
 	if (isfinite(ours) && isfinite(theirs)) {
 		size_t len = strlen(pl->caption);
 
-		snprintf(pl->caption + len, sizeof(pl->caption) - len,
-			 "; a 1 MiB write runs at %.0f kB/s here against %.1f kB/s there.", ours,
-			 theirs);
+		bench_text(pl->caption + len, sizeof(pl->caption) - len,
+			   "; a 1 MiB write runs at %.0f kB/s here against %.1f kB/s there.", ours,
+			   theirs);
 	}
 	ret = plot_keep_xy(out, pl, spec, NULL, c->s, c->n);
 out:
@@ -1002,7 +1005,7 @@ static struct bench_svg_series *plot_bar_series(struct plot_bars *b, const char 
 			return &b->s[i];
 	if (b->n == PLOT_SERIES_MAX)
 		return NULL;
-	snprintf(b->label[b->n], sizeof(b->label[b->n]), "%s", label);
+	bench_text(b->label[b->n], sizeof(b->label[b->n]), "%s", label);
 	for (k = 0; k < PLOT_CATEGORIES_MAX; k++)
 		b->y[b->n][k] = NAN;
 	b->s[b->n] = (struct bench_svg_series){
@@ -1025,7 +1028,7 @@ static size_t plot_bar_category(struct plot_bars *b, const char *text)
 {
 	if (b->ncat == PLOT_CATEGORIES_MAX)
 		return PLOT_CATEGORIES_MAX;
-	snprintf(b->cat_text[b->ncat], sizeof(b->cat_text[b->ncat]), "%s", text);
+	bench_text(b->cat_text[b->ncat], sizeof(b->cat_text[b->ncat]), "%s", text);
 	b->cat[b->ncat] = b->cat_text[b->ncat];
 	return b->ncat++;
 }
@@ -1079,7 +1082,7 @@ static int plot_xtest_crypto(const struct plot_spec *spec, const struct bench_ru
 
 		if (!f || strcmp(f->unit, "MiB/s") != 0)
 			continue;
-		snprintf(text, sizeof(text), "%s %s", sd->key + strlen("benchmark_"), sd->label);
+		bench_text(text, sizeof(text), "%s %s", sd->key + strlen("benchmark_"), sd->label);
 		cat = plot_bar_category(b, text);
 		plot_bar_set(b, ours, cat, f->value);
 		plot_bar_set(b, theirs, cat, sd->y[0]);
@@ -1120,11 +1123,11 @@ static int plot_ecdsa(const struct plot_spec *spec, const struct bench_run *run,
 	for (i = 0; i < PLOT_N(ops); i++) {
 		const struct bench_entry *e = NULL;
 
-		snprintf(name, sizeof(name), "ecdsa-p256/%s", ops[i]);
+		bench_text(name, sizeof(name), "ecdsa-p256/%s", ops[i]);
 		e = bench_run_find(run, "crypto", name);
 		if (!e || e->r.skipped || !isfinite(e->r.value))
 			continue;
-		snprintf(label, sizeof(label), "ECDSA P-256 %s", ops[i]);
+		bench_text(label, sizeof(label), "ECDSA P-256 %s", ops[i]);
 		cat = plot_bar_category(b, label);
 		s = plot_bar_series(b, "swtee", plot_swtee_bar);
 		plot_bar_set(b, s, cat, e->r.value);
@@ -1137,7 +1140,7 @@ static int plot_ecdsa(const struct plot_spec *spec, const struct bench_run *run,
 
 			if (strcmp(sd->key, name) != 0)
 				continue;
-			snprintf(label, sizeof(label), "%s (other hardware)", sd->label);
+			bench_text(label, sizeof(label), "%s (other hardware)", sd->label);
 			s = plot_bar_series(b, label, plot_other_style(b->n, BENCH_SVG_MARK_NONE));
 			plot_bar_set(b, s, cat, sd->y[0] * sd->scale);
 		}
@@ -1188,7 +1191,7 @@ static int plot_tpm(const struct plot_spec *spec, const struct bench_run *run,
 		s = plot_bar_series(b, "fTPM (swtee)", plot_swtee_bar);
 		plot_bar_set(b, s, cat, e->r.value * t / 1e3);
 		if (e->r.has_baseline) {
-			snprintf(label, sizeof(label), "%s (same run)", e->r.baseline_name);
+			bench_text(label, sizeof(label), "%s (same run)", e->r.baseline_name);
 			s = plot_bar_series(b, label, plot_baseline_bar);
 			plot_bar_set(b, s, cat, e->r.baseline_value * t / 1e3);
 		}
@@ -1197,7 +1200,7 @@ static int plot_tpm(const struct plot_spec *spec, const struct bench_run *run,
 
 			if (strcmp(sd->key, e->r.name) != 0)
 				continue;
-			snprintf(label, sizeof(label), "%s (other hardware)", sd->label);
+			bench_text(label, sizeof(label), "%s (other hardware)", sd->label);
 			s = plot_bar_series(b, label, plot_other_style(b->n, BENCH_SVG_MARK_NONE));
 			plot_bar_set(b, s, cat, sd->y[0] * sd->scale / 1e3);
 		}
@@ -1205,8 +1208,8 @@ static int plot_tpm(const struct plot_spec *spec, const struct bench_run *run,
 	if (!b->ncat) {
 		/* No note when the group did not run at all. */
 		if (skipped)
-			snprintf(why, whylen, "No TPM plot: the tpm group was skipped: %s.",
-				 skipped);
+			bench_text(why, whylen, "No TPM plot: the tpm group was skipped: %s.",
+				   skipped);
 		ret = 0;
 		goto out;
 	}

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "bench_int.h"
+#include "bench_text.h"
 
 /* A group that gives no estimate is taken to need this many seconds. */
 #define PROGRESS_DEFAULT_SECONDS 20.0
@@ -115,9 +116,9 @@ static void progress_time(char *out, size_t n, double s)
 	unsigned long t = s > 0 ? (unsigned long)(s + 0.5) : 0;
 
 	if (t >= 3600)
-		snprintf(out, n, "%lu:%02lu:%02lu", t / 3600, t / 60 % 60, t % 60);
+		bench_text(out, n, "%lu:%02lu:%02lu", t / 3600, t / 60 % 60, t % 60);
 	else
-		snprintf(out, n, "%lu:%02lu", t / 60, t % 60);
+		bench_text(out, n, "%lu:%02lu", t / 60, t % 60);
 }
 
 static int progress_columns(void)
@@ -137,7 +138,6 @@ static void progress_draw(bool force)
 	char where[BENCH_NAME_MAX + 64] = "";
 	double now = bench_now_us();
 	int cols = 0;
-	int len = 0;
 
 	if (!progress.tty || progress.cur >= progress.n)
 		return;
@@ -147,19 +147,19 @@ static void progress_draw(bool force)
 	progress_time(elapsed, sizeof(elapsed), (now - progress.t0) / 1e6);
 	progress_time(left, sizeof(left), progress_left());
 	if (progress.case_name[0] && progress.blocks && !progress.block)
-		snprintf(where, sizeof(where), ": %s, warm-up", progress.case_name);
+		bench_text(where, sizeof(where), ": %s, warm-up", progress.case_name);
 	else if (progress.case_name[0] && progress.blocks)
-		snprintf(where, sizeof(where), ": %s, block %zu/%zu", progress.case_name,
-			 progress.block, progress.blocks - 1);
+		bench_text(where, sizeof(where), ": %s, block %zu/%zu", progress.case_name,
+			   progress.block, progress.blocks - 1);
 	else if (progress.case_name[0])
-		snprintf(where, sizeof(where), ": %s", progress.case_name);
+		bench_text(where, sizeof(where), ": %s", progress.case_name);
 	/* The time first: a narrow terminal cuts the case, not the estimate. */
-	len = snprintf(line, sizeof(line), "swtee bench [%zu/%zu] %s elapsed, ~%s left | %s%s",
-		       progress.cur + 1, progress.n, elapsed, left,
-		       progress.groups[progress.cur]->name, where);
+	bench_text(line, sizeof(line), "swtee bench [%zu/%zu] %s elapsed, ~%s left | %s%s",
+		   progress.cur + 1, progress.n, elapsed, left, progress.groups[progress.cur]->name,
+		   where);
 	/* A line that wraps cannot be redrawn in place. */
 	cols = progress_columns() - 1;
-	if (len > cols)
+	if (cols >= 0 && strlen(line) > (size_t)cols)
 		line[cols] = '\0';
 	fprintf(stderr, "\r\033[K%s", line);
 	fflush(stderr);
@@ -213,7 +213,7 @@ void bench_progress_case_done(void)
 
 void bench_progress_block(const char *case_name, size_t b, size_t blocks)
 {
-	snprintf(progress.case_name, sizeof(progress.case_name), "%s", case_name);
+	bench_text(progress.case_name, sizeof(progress.case_name), "%s", case_name);
 	progress.block = b;
 	progress.blocks = blocks;
 	progress_draw(false);

@@ -33,6 +33,7 @@
 #include <tee_api_defines.h>
 
 #include "bench.h"
+#include "bench_text.h"
 #include "ta_storage.h"
 
 #define SMALL_SIZE (1024u * 1024)
@@ -177,7 +178,7 @@ static double peak_rss_kib(pid_t pid, bool reset)
 	if (pid <= 0)
 		return 0;
 	if (reset) {
-		snprintf(path, sizeof(path), "/proc/%d/clear_refs", (int)pid);
+		bench_text(path, sizeof(path), "/proc/%d/clear_refs", (int)pid);
 		f = fopen(path, "we");
 		if (f) {
 			fputs("5", f);
@@ -185,7 +186,7 @@ static double peak_rss_kib(pid_t pid, bool reset)
 		}
 		return 0;
 	}
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	bench_text(path, sizeof(path), "/proc/%d/status", (int)pid);
 	f = fopen(path, "re");
 	if (!f)
 		return 0;
@@ -245,8 +246,7 @@ static int bench_storage_run(struct bench_ctx *ctx)
 	}
 	tee->teec = teec;
 	raw->buf = malloc(BIG_CHUNK);
-	if (!raw->buf || snprintf(raw->path, sizeof(raw->path), "%s/ree/bench-raw.tmp", state) >=
-			     (int)sizeof(raw->path))
+	if (!raw->buf || !bench_fmt(raw->path, sizeof(raw->path), "%s/ree/bench-raw.tmp", state))
 		goto close;
 	memset(raw->buf, 0x5a, BIG_CHUNK);
 
@@ -275,8 +275,8 @@ static int bench_storage_run(struct bench_ctx *ctx)
 	if (storage_case(ctx, "write_1m_chunks", tee, raw_loop, raw, "pwrite_fdatasync_1m",
 			 quick ? 2 : 3, TARGET_BIG))
 		goto close;
-	snprintf(rss.name, sizeof(rss.name), "write_1m_chunks.core_peak_rss");
-	snprintf(rss.unit, sizeof(rss.unit), "KiB");
+	bench_text(rss.name, sizeof(rss.name), "write_1m_chunks.core_peak_rss");
+	bench_text(rss.unit, sizeof(rss.unit), "KiB");
 	rss.value = peak_rss_kib(core, false);
 	if (rss.value <= 0)
 		rss.value = NAN;

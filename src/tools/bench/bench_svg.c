@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "bench_svg.h"
+#include "bench_text.h"
 
 #define SVG_W 760.0
 #define SVG_FONT "system-ui, -apple-system, 'Segoe UI', Roboto, 'DejaVu Sans', sans-serif"
@@ -78,35 +79,35 @@ void bench_svg_format(char *out, size_t n, double v, enum bench_svg_format forma
 	double a = fabs(v);
 
 	if (!isfinite(v)) {
-		snprintf(out, n, "-");
+		bench_text(out, n, "-");
 		return;
 	}
 	switch (format) {
 	case BENCH_SVG_BYTES:
 		if (a >= 1024.0 * 1024 * 1024)
-			snprintf(out, n, "%.3g GiB", v / (1024.0 * 1024 * 1024));
+			bench_text(out, n, "%.3g GiB", v / (1024.0 * 1024 * 1024));
 		else if (a >= 1024.0 * 1024)
-			snprintf(out, n, "%.3g MiB", v / (1024.0 * 1024));
+			bench_text(out, n, "%.3g MiB", v / (1024.0 * 1024));
 		else if (a >= 1024.0)
-			snprintf(out, n, "%.3g KiB", v / 1024.0);
+			bench_text(out, n, "%.3g KiB", v / 1024.0);
 		else
-			snprintf(out, n, "%.3g B", v);
+			bench_text(out, n, "%.3g B", v);
 		break;
 	case BENCH_SVG_PERCENT:
-		snprintf(out, n, "%.4g%%", v);
+		bench_text(out, n, "%.4g%%", v);
 		break;
 	case BENCH_SVG_NUMBER:
 	default:
 		if (a >= 1e9)
-			snprintf(out, n, "%.3gG", v / 1e9);
+			bench_text(out, n, "%.3gG", v / 1e9);
 		else if (a >= 1e6)
-			snprintf(out, n, "%.3gM", v / 1e6);
+			bench_text(out, n, "%.3gM", v / 1e6);
 		else if (a >= 1e4)
-			snprintf(out, n, "%.3gk", v / 1e3);
+			bench_text(out, n, "%.3gk", v / 1e3);
 		else if (a >= 100)
-			snprintf(out, n, "%.0f", v);
+			bench_text(out, n, "%.0f", v);
 		else
-			snprintf(out, n, "%.3g", v);
+			bench_text(out, n, "%.3g", v);
 		break;
 	}
 }
@@ -478,12 +479,12 @@ static void svg_point_title(char *out, size_t n, const struct bench_svg_series *
 	char ys[48];
 
 	if (ax->format == BENCH_SVG_NUMBER)
-		snprintf(xs, sizeof(xs), "%.4g%s%s", x, ax->unit ? " " : "",
-			 ax->unit ? ax->unit : "");
+		bench_text(xs, sizeof(xs), "%.4g%s%s", x, ax->unit ? " " : "",
+			   ax->unit ? ax->unit : "");
 	else
 		bench_svg_format(xs, sizeof(xs), x, ax->format);
-	snprintf(ys, sizeof(ys), "%.4g%s%s", y, ay->unit ? " " : "", ay->unit ? ay->unit : "");
-	snprintf(out, n, "%s: %s at %s", s->label ? s->label : "", ys, xs);
+	bench_text(ys, sizeof(ys), "%.4g%s%s", y, ay->unit ? " " : "", ay->unit ? ay->unit : "");
+	bench_text(out, n, "%s: %s at %s", s->label ? s->label : "", ys, xs);
 }
 
 /* ---- line plots ---- */
@@ -617,9 +618,9 @@ static void svg_bar(FILE *f, const struct svg_map *m, const struct bench_svg_bar
 	if (b->value.unit) {
 		size_t len = strlen(label);
 
-		snprintf(label + len, sizeof(label) - len, " %s", b->value.unit);
+		bench_text(label + len, sizeof(label) - len, " %s", b->value.unit);
 	}
-	snprintf(title, sizeof(title), "%s, %s: %s", category, se->label ? se->label : "", label);
+	bench_text(title, sizeof(title), "%s, %s: %s", category, se->label ? se->label : "", label);
 	fprintf(f,
 		"<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\" "
 		"fill-opacity=\"%s\" stroke=\"%s\"%s><title>",

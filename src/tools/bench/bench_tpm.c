@@ -47,6 +47,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "bench_text.h"
 #include "paths.h"
 
 #if __has_include(<tss2/tss2_esys.h>) && __has_include(<tss2/tss2_tctildr.h>)
@@ -96,11 +97,11 @@ static int tpm_skip_all(struct bench_ctx *ctx, size_t from, const char *why)
 	for (size_t i = from; i < TPM_NCASES; i++) {
 		struct bench_result r = {0};
 
-		snprintf(r.name, sizeof(r.name), "%s", tpm_cases[i].name);
-		snprintf(r.unit, sizeof(r.unit), "us");
+		bench_text(r.name, sizeof(r.name), "%s", tpm_cases[i].name);
+		bench_text(r.unit, sizeof(r.unit), "us");
 		r.value = NAN;
 		r.skipped = true;
-		snprintf(r.skip_reason, sizeof(r.skip_reason), "%s", why);
+		bench_text(r.skip_reason, sizeof(r.skip_reason), "%s", why);
 		if (bench_report(ctx, &r))
 			return -1;
 	}
@@ -430,14 +431,15 @@ static const char *tpm_side_open(struct tpm_side *s, const char *dir, bool ftpm)
 	s->salt_key = ESYS_TR_NONE;
 	if (ftpm && env && *env && strlen(env) < sizeof(s->tcti)) {
 		/* swtee run --tpm started a bridge already: it holds the fTPM. */
-		snprintf(s->tcti, sizeof(s->tcti), "%s", env);
+		bench_text(s->tcti, sizeof(s->tcti), "%s", env);
 	} else if (ftpm) {
 		char bin[SWTEE_PATH_MAX];
 
 		if (paths_sibling("swtee-tpm", bin, sizeof(bin)) ||
-		    snprintf(sock, sizeof(sock), "%s/ftpm", dir) >= (int)sizeof(sock))
+		    !bench_fmt(sock, sizeof(sock), "%s/ftpm", dir))
 			return "swtee-tpm not found";
-		snprintf(arg, sizeof(arg), "unix:%s", sock);
+		if (!bench_fmt(arg, sizeof(arg), "unix:%s", sock))
+			return "swtee-tpm's socket path is too long";
 		{
 			char *argv[] = {bin, "--swtpm", arg, "-q", NULL};
 
@@ -445,11 +447,11 @@ static const char *tpm_side_open(struct tpm_side *s, const char *dir, bool ftpm)
 		}
 		if (s->pid < 0 || tpm_wait_socket(sock, s->pid))
 			return "swtee-tpm did not start (is the fTPM TA built? libtpms-dev)";
-		snprintf(s->tcti, sizeof(s->tcti), "swtpm:path=%s", sock);
+		if (!bench_fmt(s->tcti, sizeof(s->tcti), "swtpm:path=%s", sock))
+			return "swtee-tpm's socket path is too long";
 	} else {
-		if (snprintf(sock, sizeof(sock), "%s/swtpm", dir) >= (int)sizeof(sock) ||
-		    snprintf(state, sizeof(state), "%s/swtpm-state", dir) >= (int)sizeof(state) ||
-		    mkdir(state, 0700))
+		if (!bench_fmt(sock, sizeof(sock), "%s/swtpm", dir) ||
+		    !bench_fmt(state, sizeof(state), "%s/swtpm-state", dir) || mkdir(state, 0700))
 			return "cannot make swtpm's state dir";
 		{
 			char server[SWTEE_PATH_MAX + 32];
@@ -468,14 +470,16 @@ static const char *tpm_side_open(struct tpm_side *s, const char *dir, bool ftpm)
 					"not-need-init,startup-clear",
 					NULL};
 
-			snprintf(server, sizeof(server), "type=unixio,path=%s", sock);
-			snprintf(ctrl, sizeof(ctrl), "type=unixio,path=%s.ctrl", sock);
-			snprintf(tpmstate, sizeof(tpmstate), "dir=%s", state);
+			if (!bench_fmt(server, sizeof(server), "type=unixio,path=%s", sock) ||
+			    !bench_fmt(ctrl, sizeof(ctrl), "type=unixio,path=%s.ctrl", sock) ||
+			    !bench_fmt(tpmstate, sizeof(tpmstate), "dir=%s", state))
+				return "swtpm's paths are too long";
 			s->pid = tpm_spawn(argv, true);
 		}
 		if (s->pid < 0 || tpm_wait_socket(sock, s->pid))
 			return "swtpm did not start (apt-get install swtpm)";
-		snprintf(s->tcti, sizeof(s->tcti), "swtpm:path=%s", sock);
+		if (!bench_fmt(s->tcti, sizeof(s->tcti), "swtpm:path=%s", sock))
+			return "swtpm's socket path is too long";
 	}
 	if (tss.TctiLdr_Initialize(s->tcti, &s->tcti_ctx) ||
 	    tss.Initialize(&s->esys, s->tcti_ctx, NULL))
@@ -552,7 +556,7 @@ static int bench_tpm_run(struct bench_ctx *ctx)
 	why = tss_open();
 	if (why)
 		return tpm_skip_all(ctx, 0, why);
-	snprintf(dir, sizeof(dir), "%s/swtee-bench-tpm.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	bench_text(dir, sizeof(dir), "%s/swtee-bench-tpm.XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	if (!mkdtemp(dir)) {
 		fprintf(stderr, "swtee bench: tpm: mkdtemp: %s\n", strerror(errno));
 		tss_close();
