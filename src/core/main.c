@@ -24,6 +24,7 @@
 #include "log.h"
 #include "paths.h"
 #include "ta_image.h"
+#include "ta_version.h"
 
 extern const unsigned char swtee_ta_pubkey_pem[];
 extern const unsigned int swtee_ta_pubkey_pem_len;
@@ -150,6 +151,9 @@ static void usage(FILE *f)
 	    "      --socket-policy FILE      which TAs may reach which hosts and ports over\n"
 	    "                                GP Sockets (default: loopback only; see\n"
 	    "                                docs/sockets.md)\n"
+	    "      --allow-ta-rollback       load a TA image older than one of its UUID\n"
+	    "                                loaded before (refused by default; the\n"
+	    "                                highest version is kept in the secure dir)\n"
 	    "      --ready-fd N              write a line to descriptor N once listening\n"
 	    "  -v, --verbose                 more log (repeat for debug)\n"
 	    "  -q, --quiet                   errors only\n"
@@ -218,6 +222,7 @@ int main(int argc, char **argv)
 	    {"socket-group", required_argument, NULL, 'g'},
 	    {"secure-dir", required_argument, NULL, 'd'},
 	    {"socket-policy", required_argument, NULL, 'P'},
+	    {"allow-ta-rollback", no_argument, NULL, 'R'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
@@ -233,6 +238,7 @@ int main(int argc, char **argv)
 	const char *supp_user = NULL;
 	const char *secure_dir = NULL;
 	const char *socket_policy = NULL;
+	bool allow_rollback = false;
 	gid_t gid = 0;
 	sigset_t mask;
 	struct rlimit rl;
@@ -271,6 +277,9 @@ int main(int argc, char **argv)
 		case 'P':
 			socket_policy = optarg;
 			break;
+		case 'R':
+			allow_rollback = true;
+			break;
 		case 'q':
 			level = LOG_LVL_ERROR;
 			break;
@@ -299,6 +308,7 @@ int main(int argc, char **argv)
 	if (load_keys(c, extra_keys, nextra))
 		return 1;
 	storage_init(secure_dir);
+	ta_version_init(allow_rollback);
 	if (socket_policy && sock_policy_load(socket_policy))
 		return 1;
 	/* Each client and instance is a descriptor: allow as many as we may. */
@@ -378,6 +388,7 @@ int main(int argc, char **argv)
 	open_fini(c);
 	instance_shutdown_all(c);
 	sockets_fini();
+	ta_version_fini();
 	storage_fini();
 	unlink(sock_path);
 	unlink(supp_path);

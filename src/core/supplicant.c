@@ -21,6 +21,7 @@
 #include "msg.h"
 #include "proto.h"
 #include "ta_image.h"
+#include "ta_version.h"
 
 #define TA_IMAGE_MAX (64u * 1024 * 1024)
 
@@ -374,6 +375,9 @@ uint32_t supplicant_image_verify(struct core *c, const struct swtee_uuid *uuid, 
 		res = TEEC_ERROR_SECURITY;
 		goto out;
 	}
+	res = ta_version_accept(uuid, info.ta_version, what);
+	if (res)
+		goto out;
 	*elf_fd = sealed_copy(name, img + info.elf_offset, info.elf_len);
 	if (*elf_fd < 0) {
 		res = TEEC_ERROR_OUT_OF_MEMORY;

@@ -40,6 +40,7 @@ struct run_opts {
 	char debug_ta[1024]; /* comma-separated UUIDs, or "*" */
 	const char *debug_wrapper;
 	bool allow_instrumented; /* TAs built with sanitizers or coverage */
+	bool allow_rollback;	 /* swteed --allow-ta-rollback */
 	int verbose;
 	const char *tpm;	   /* --tpm: "mssim" or "swtpm"; NULL without */
 	const char *socket_policy; /* --socket-policy FILE for swteed; NULL: loopback only */
@@ -82,6 +83,9 @@ static void run_usage(FILE *f)
 		   "  --allow-instrumented\n"
 		   "                  run TAs built with CFG_TA_SANITIZE or CFG_TA_COVERAGE\n"
 		   "                  (without the sandbox); they are refused otherwise\n"
+		   "  --allow-ta-rollback\n"
+		   "                  load a TA image older than one of its UUID loaded\n"
+		   "                  before (swteed --allow-ta-rollback); refused otherwise\n"
 		   "  --tpm[=mssim|swtpm]\n"
 		   "                  also start swtee-tpm, the bridge to the firmware TPM,\n"
 		   "                  on Unix sockets, and point CMD's tpm2-tools at it\n"
@@ -240,6 +244,7 @@ static int parse(int argc, char **argv, struct run_opts *o)
 	    {"debug-ta", required_argument, NULL, 'D'},
 	    {"debug-wrapper", required_argument, NULL, 'W'},
 	    {"allow-instrumented", no_argument, NULL, 'I'},
+	    {"allow-ta-rollback", no_argument, NULL, 'R'},
 	    {"tpm", optional_argument, NULL, 'T'},
 	    {"socket-policy", required_argument, NULL, 'P'},
 	    {"plugin-path", required_argument, NULL, 'G'},
@@ -278,6 +283,9 @@ static int parse(int argc, char **argv, struct run_opts *o)
 			break;
 		case 'I':
 			o->allow_instrumented = true;
+			break;
+		case 'R':
+			o->allow_rollback = true;
 			break;
 		case 'T': {
 			/* The optional argument comes only as --tpm=PROTO, in this same word. */
@@ -617,6 +625,8 @@ int swtee_run_main(int argc, char **argv)
 			argv_core[n++] = "--ta-key";
 			argv_core[n++] = (char *)o.ta_keys[i];
 		}
+		if (o.allow_rollback)
+			argv_core[n++] = "--allow-ta-rollback";
 		if (o.verbose > 1)
 			argv_core[n++] = "-v";
 		core = start(argv_core, pfd[1], SIGTERM);
