@@ -105,6 +105,44 @@ static void run_usage(FILE *f)
 		   "  -v              verbose TEE log (repeat for debug)\n");
 }
 
+/*
+ * The last resort, /tmp/swtee-state-UID, lies where every user may create
+ * it first: whoever owned it could read the REE side and put an older copy
+ * of the whole state back. It is made 0700 when missing, and used only when
+ * it is a directory (not a link) of this user with no access for others.
+ */
+static int tmp_state_ok(const char *dir)
+{
+	struct stat st;
+	const char *why = NULL;
+
+	if (mkdir(dir, 0700) && errno != EEXIST) {
+		fprintf(stderr, "swtee run: cannot create the state dir %s: %s\n", dir,
+			strerror(errno));
+		return -1;
+	}
+	if (lstat(dir, &st)) {
+		fprintf(stderr, "swtee run: %s: %s\n", dir, strerror(errno));
+		return -1;
+	}
+	if (S_ISLNK(st.st_mode))
+		why = "it is a symbolic link";
+	else if (!S_ISDIR(st.st_mode))
+		why = "it is not a directory";
+	else if (st.st_uid != getuid())
+		why = "another user owns it";
+	else if (st.st_mode & 077)
+		why = "others have access to it (its mode is not 0700)";
+	if (!why)
+		return 0;
+	fprintf(stderr,
+		"swtee run: refusing the state dir %s: %s, so another user could read or "
+		"replace the TEE's state. Pass --state DIR (or set SWTEE_STATE_DIR or HOME), "
+		"or, if it is yours, chmod 0700 it; if it is not, remove it as root\n",
+		dir, why);
+	return -1;
+}
+
 static int default_state(char *out, size_t n)
 {
 	const char *env = getenv("SWTEE_STATE_DIR");
@@ -118,8 +156,11 @@ static int default_state(char *out, size_t n)
 		r = snprintf(out, n, "%s/swtee", xdg);
 	else if (home && *home)
 		r = snprintf(out, n, "%s/.local/state/swtee", home);
-	else
+	else {
 		r = snprintf(out, n, "/tmp/swtee-state-%u", (unsigned int)getuid());
+		if (r >= 0 && (size_t)r < n && tmp_state_ok(out))
+			return -1;
+	}
 	return r < 0 || (size_t)r >= n ? -1 : 0;
 }
 
