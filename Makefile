@@ -25,7 +25,8 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
 DEBIAN_PACKAGES := gcc make cmake pkg-config openssl libssl-dev libseccomp-dev libmbedtls-dev\
 	cppcheck clang-tidy valgrind libjson-c-dev python3 clang libclang-rt-14-dev llvm \
-	libtpms-dev swtpm swtpm-tools tpm2-tools libtss2-tcti-mssim0 libtss2-tcti-swtpm0 libtss2-dev
+	libtpms-dev swtpm swtpm-tools tpm2-tools libtss2-tcti-mssim0 libtss2-tcti-swtpm0 libtss2-dev \
+	help2man man-db
 
 # What the report's test needs (tests/report): a browser to open it, a JSON Schema validator.
 REPORT_PACKAGES := chromium python3-jsonschema

@@ -3,6 +3,19 @@
 #
 # Builds a Trusted Application as a host shared object linked against the TA
 # runtime's exported API, then signs it into ${SWTEE_TA_OUT_DIR}/<uuid>.ta.
+#
+# The TAs of tests/ (xtest's, the hostile one among them) install as the
+# component "test-tas": a plain install has them, the Debian packages, which
+# install the default component alone, do not.
+function(swtee_ta_component out)
+	string(FIND "${CMAKE_CURRENT_SOURCE_DIR}/" "${PROJECT_SOURCE_DIR}/tests/" at)
+	if(at EQUAL 0)
+		set(${out} test-tas PARENT_SCOPE)
+	else()
+		set(${out} Unspecified PARENT_SCOPE)
+	endif()
+endfunction()
+
 function(swtee_add_ta)
 	cmake_parse_arguments(TA "NO_INSTALL" "NAME;UUID" "SOURCES;INCLUDES;LIBS;DEFINES" ${ARGN})
 	add_library(${TA_NAME} MODULE ${TA_SOURCES}
@@ -21,7 +34,8 @@ function(swtee_add_ta)
 		COMMENT "Signing TA ${TA_UUID}")
 	add_dependencies(${TA_NAME} swtee)
 	if(NOT TA_NO_INSTALL)
-		install(FILES ${out} DESTINATION ${CMAKE_INSTALL_LIBDIR}/swtee/ta)
+		swtee_ta_component(component)
+		install(FILES ${out} DESTINATION ${CMAKE_INSTALL_LIBDIR}/swtee/ta COMPONENT ${component})
 	endif()
 endfunction()
 
@@ -48,5 +62,6 @@ function(swtee_add_ta_lib)
 			--uuid ${TL_UUID} --in $<TARGET_FILE:${TL_NAME}> --out ${out}
 		COMMENT "Signing TA library ${TL_UUID}")
 	add_dependencies(${TL_NAME} swtee)
-	install(FILES ${out} DESTINATION ${CMAKE_INSTALL_LIBDIR}/swtee/ta)
+	swtee_ta_component(component)
+	install(FILES ${out} DESTINATION ${CMAKE_INSTALL_LIBDIR}/swtee/ta COMPONENT ${component})
 endfunction()
