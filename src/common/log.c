@@ -26,7 +26,8 @@ void log_msg(int level, const char *fmt, ...)
 
 	if (level > log_lvl)
 		return;
-	n = snprintf(line, sizeof(line), "%s: ", log_prog);
+	/* Without a name, as in a TA instance: the core names its lines. */
+	n = snprintf(line, sizeof(line), "%s%s", log_prog, *log_prog ? ": " : "");
 	if (n < 0 || (size_t)n >= sizeof(line))
 		return;
 	va_start(ap, fmt);

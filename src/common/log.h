@@ -1,4 +1,4 @@
-/* Process log on stderr: "<prog>: <message>". Never pass secrets. */
+/* Process log on stderr: "<prog>: <message>" (prog "": the message alone). Never pass secrets. */
 #ifndef SWTEE_LOG_H
 #define SWTEE_LOG_H
 

@@ -140,7 +140,7 @@ static inline size_t proto_bounce_span(size_t size)
 #define MSG_CTL_PLUGIN_RSP 0x0314 /* result:u32 [fd: channel socket] */
 
 /* core -> zygote */
-#define MSG_ZYG_FORK 0x0401 /* tag:u32 [fd: the new instance's control socket] */
+#define MSG_ZYG_FORK 0x0401 /* tag:u32 [fds: its control socket, its stdout and stderr] */
 /* zygote -> core */
 #define MSG_ZYG_FORKED 0x0481 /* tag:u32 pid:u32 */
 #define MSG_ZYG_EXITED 0x0482 /* pid:u32 status:u32 (wait status) */

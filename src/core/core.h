@@ -27,6 +27,7 @@ enum endpoint_kind {
 	EP_SUPPLICANT,
 	EP_ZYGOTE,
 	EP_INSTANCE,
+	EP_TA_OUTPUT,
 	EP_SIGNAL,
 };
 
@@ -81,6 +82,8 @@ struct instance {
 	struct instance *next;
 };
 
+struct ta_output;
+
 struct spare {
 	int fd;
 	uint32_t fork_tag;
@@ -109,7 +112,8 @@ struct core {
 	uint32_t next_instance;
 	uint32_t next_tag;
 	uint32_t next_supp_req;
-	struct open_req *opens; /* sessions being opened */
+	struct open_req *opens;	   /* sessions being opened */
+	struct ta_output *outputs; /* what TA processes write */
 	EVP_PKEY *keys[CORE_MAX_KEYS];
 	size_t nkeys;
 	int log_level;
@@ -125,6 +129,18 @@ bool deadline_passed(const struct timespec *d, const struct timespec *now);
 /* sandbox.c: the core's seccomp allowlist, no processes, programs or networks */
 int core_sandbox_enter(void);
 unsigned core_sandbox_refusals(void);
+
+/*
+ * ta_output.c: the standard output and error of TA processes, on the log.
+ * The write end of a new pipe whose lines are logged as name's (taken by
+ * the caller), for the process of fork tag tag; -1 on failure.
+ */
+int ta_output_open(struct core *c, uint32_t tag, const char *name);
+/* The process of fork tag tag now runs TA uuid: its lines are logged as that TA's. */
+void ta_output_name(struct core *c, uint32_t tag, const struct swtee_uuid *uuid);
+void ta_output_readable(struct core *c, struct ta_output *o);
+/* At shutdown: logs what is left, waiting up to wait_ms for the processes to end. */
+void ta_output_drain(struct core *c, int wait_ms);
 
 /* client.c: requests on a client connection */
 void client_accept(struct core *c);

@@ -41,24 +41,35 @@ int instance_zygote_start(struct core *c)
 	char host[SWTEE_PATH_MAX];
 	char fdarg[16];
 	int sv[2] = {-1, -1};
+	int out = -1;
 	pid_t pid = 0;
 
 	if (paths_sibling("../lib/swtee/swtee-ta-host", host, sizeof(host)))
 		return -1;
-	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv))
+	out = ta_output_open(c, 0, "zygote");
+	if (out < 0)
 		return -1;
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv)) {
+		close(out);
+		return -1;
+	}
 	pid = fork();
 	if (pid < 0) {
 		close(sv[0]);
 		close(sv[1]);
+		close(out);
 		return -1;
 	}
 	if (pid == 0) {
 		int fd = dup(sv[1]); /* without close-on-exec */
 		int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
 
-		/* No TA reads what is typed on the terminal that started the TEE. */
-		if (null < 0 || dup2(null, STDIN_FILENO) < 0)
+		/*
+		 * No TA reads what is typed on the terminal that started the
+		 * TEE, nor writes to it or to the TEE's log but through the core.
+		 */
+		if (null < 0 || dup2(null, STDIN_FILENO) < 0 || dup2(out, STDOUT_FILENO) < 0 ||
+		    dup2(out, STDERR_FILENO) < 0)
 			_exit(127);
 
 		snprintf(fdarg, sizeof(fdarg), "%d", fd);
@@ -67,6 +78,7 @@ int instance_zygote_start(struct core *c)
 		_exit(127);
 	}
 	close(sv[1]);
+	close(out);
 	c->zygote_pid = pid;
 	c->zygote.kind = EP_ZYGOTE;
 	c->zygote.fd = sv[0];
@@ -80,6 +92,7 @@ static void spare_request(struct core *c)
 	uint8_t out[8];
 	struct buf_writer w;
 	int sv[2] = {-1, -1};
+	int give[2] = {-1, -1};
 	struct spare *sp = NULL;
 
 	if (c->nspares >= CORE_SPARES || c->zygote.fd < 0)
@@ -96,16 +109,21 @@ static void spare_request(struct core *c)
 	sp->fd = sv[0];
 	sp->fork_tag = ++c->next_tag;
 	sp->pid = 0;
+	give[0] = sv[1];
+	give[1] = ta_output_open(c, sp->fork_tag, "spare");
 	buf_writer_init(&w, out, sizeof(out));
 	buf_put_u32(&w, MSG_ZYG_FORK);
 	buf_put_u32(&w, sp->fork_tag);
-	if (msg_send(c->zygote.fd, out, buf_written(&w), &sv[1], 1)) {
+	if (give[1] < 0 || msg_send(c->zygote.fd, out, buf_written(&w), give, 2)) {
 		log_error("the zygote does not answer");
 		close(sv[0]);
 		close(sv[1]);
+		if (give[1] >= 0)
+			close(give[1]);
 		return;
 	}
 	close(sv[1]);
+	close(give[1]);
 	c->nspares++;
 }
 
@@ -463,8 +481,10 @@ struct instance *instance_start(struct core *c, const struct swtee_uuid *uuid, i
 		in->pid = c->spares[0].pid;
 		memmove(&c->spares[0], &c->spares[1], (c->nspares - 1) * sizeof(c->spares[0]));
 		c->nspares--;
-		if (!msg_send(in->ep.fd, out, buf_written(&w), fds, 1 + libs->n))
+		if (!msg_send(in->ep.fd, out, buf_written(&w), fds, 1 + libs->n)) {
+			ta_output_name(c, in->fork_tag, uuid);
 			break;
+		}
 		log_info("a spare TA process is gone; taking another");
 		close(in->ep.fd);
 	}

@@ -203,6 +203,9 @@ static void dispatch(struct core *c, struct endpoint *ep)
 	case EP_INSTANCE:
 		instance_readable(c, ep->owner);
 		break;
+	case EP_TA_OUTPUT:
+		ta_output_readable(c, ep->owner);
+		break;
 	case EP_SIGNAL:
 		handle_signal(c);
 		break;
@@ -387,6 +390,7 @@ int main(int argc, char **argv)
 
 	open_fini(c);
 	instance_shutdown_all(c);
+	ta_output_drain(c, 500);
 	sockets_fini();
 	ta_version_fini();
 	storage_fini();

@@ -53,7 +53,7 @@ static void notice(const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "swteed: TA %s: %s\n", rt.uuid_str, msg);
+	fprintf(stderr, "%s\n", msg);
 }
 
 static bool selected(void)
@@ -318,7 +318,7 @@ void rt_debug_end(int status)
 	 */
 	if (dbg.execed)
 		exit(status);
-	_exit(status);
+	rt_exit(status);
 }
 
 static int parse_u32(const char *s, uint32_t *out)

@@ -33,14 +33,21 @@ static void ctl_send(uint32_t type, uint32_t v)
 	msg_send(rt.ctl_fd, out, buf_written(&w), NULL, 0);
 }
 
+void rt_exit(int status)
+{
+	fflush(stdout);
+	fflush(stderr);
+	_exit(status);
+}
+
 void rt_panic(TEE_Result code, const char *func)
 {
 	if (func)
-		log_error("TA %s: panic 0x%08x in %s", rt.uuid_str, code, func);
+		log_error("panic 0x%08x in %s", code, func);
 	else
-		log_error("TA %s: panic 0x%08x", rt.uuid_str, code);
+		log_error("panic 0x%08x", code);
 	ctl_send(MSG_CTL_PANIC, code);
-	_exit(70);
+	rt_exit(70);
 }
 
 static const char *load_ta(int elf_fd)
@@ -98,13 +105,13 @@ static uint32_t prop_data_size(void)
 static void load(int elf_fd, int level)
 {
 	rt.log_level = level;
-	log_init("swteed", rt.log_level);
+	log_init("", rt.log_level);
 	rt.load_error = rt_debug_exec(elf_fd);
 	if (!rt.load_error)
 		rt.load_error = load_ta(elf_fd);
 	rt_libs_lock();
 	if (rt.load_error) {
-		log_error("TA %s: %s", rt.uuid_str, rt.load_error);
+		log_error("%s", rt.load_error);
 		return;
 	}
 	rt_debug_wait();
@@ -121,7 +128,7 @@ static void load(int elf_fd, int level)
 	}
 	rt.load_error = rt_sandbox_enter(rt.data_size, rt.ta.head->stack_size);
 	if (rt.load_error)
-		log_error("TA %s: %s; refusing to run it", rt.uuid_str, rt.load_error);
+		log_error("%s; refusing to run it", rt.load_error);
 }
 
 static void wait_load(void)
@@ -139,7 +146,7 @@ static void wait_load(void)
 	ssize_t n = msg_recv(rt.ctl_fd, in, sizeof(in), &fds);
 
 	if (n <= 0)
-		_exit(0); /* a spare the core never used */
+		rt_exit(0); /* a spare the core never used */
 	buf_reader_init(&r, in, (size_t)n);
 	buf_get_u32(&r, &type);
 	buf_get_bytes(&r, rt.uuid.b, sizeof(rt.uuid.b));
@@ -150,16 +157,16 @@ static void wait_load(void)
 	for (uint32_t i = 0; i < nlibs && i < PROTO_LIBS_MAX; i++)
 		buf_get_bytes(&r, libs[i].b, sizeof(libs[i].b));
 	if (!buf_done(&r) || type != MSG_CTL_LOAD || nlibs > PROTO_LIBS_MAX || fds.n != 1 + nlibs)
-		_exit(71);
+		rt_exit(71);
 	uuid_format(&rt.uuid, rt.uuid_str);
 	elf_fd = msg_fds_take(&fds, 0);
 	for (uint32_t i = 0; i < nlibs; i++)
 		lib_fd[i] = msg_fds_take(&fds, 1 + i);
 	err = rt_libs_prepare(&elf_fd, libs, lib_fd, nlibs);
 	if (err) {
-		log_init("swteed", (int)level);
+		log_init("", (int)level);
 		rt.load_error = err;
-		log_error("TA %s: %s", rt.uuid_str, err);
+		log_error("%s", err);
 		rt_libs_lock();
 		return;
 	}
@@ -265,16 +272,16 @@ static void run_open(struct rt_session *s, struct buf_reader *r, struct msg_fds 
 	}
 	if (rt.load_error) {
 		fail_open(s, TEE_ERROR_BAD_FORMAT, TEE_ORIGIN_TEE);
-		_exit(0);
+		rt_exit(0);
 	}
 	rt.current = s;
 	if (!rt.created) {
 		res = rt.ta.create();
 		if (res) {
-			log_error("TA %s: TA_CreateEntryPoint failed: 0x%08x", rt.uuid_str, res);
+			log_error("TA_CreateEntryPoint failed: 0x%08x", res);
 			rt.current = NULL;
 			fail_open(s, res, TEE_ORIGIN_TRUSTED_APP);
-			_exit(0);
+			rt_exit(0);
 		}
 		rt.created = true;
 	}
@@ -407,15 +414,15 @@ static void ctl_handle(const uint8_t *in, size_t n, struct msg_fds *fds_in)
 	buf_get_bytes(&r, identity.b, sizeof(identity.b));
 	if (rt.nsessions >= RT_SESSIONS_MAX) {
 		/* The socket closes: the client sees the instance refuse. */
-		log_error("TA %s: more than %d sessions", rt.uuid_str, RT_SESSIONS_MAX);
+		log_error("more than %d sessions", RT_SESSIONS_MAX);
 		msg_fds_close(&fds);
 		ctl_send(MSG_CTL_SESSION_CLOSED, id);
 		return;
 	}
 	if (type != MSG_CTL_NEW_SESSION || !buf_done(&r) || fds.n != 1 ||
 	    !session_add(msg_fds_take(&fds, 0), id, login, &identity)) {
-		log_error("TA %s: bad message from the core", rt.uuid_str);
-		_exit(72);
+		log_error("bad message from the core");
+		rt_exit(72);
 	}
 	msg_fds_close(&fds);
 }
@@ -429,7 +436,7 @@ static void ctl_readable(void)
 	if (n == -EAGAIN || n == -EINTR)
 		return;
 	if (n <= 0)
-		_exit(0); /* the core is gone */
+		rt_exit(0); /* the core is gone */
 	ctl_handle(in, (size_t)n, &fds);
 }
 
@@ -444,7 +451,7 @@ ssize_t rt_ctl_call_fd(const void *req, size_t len, int give, uint32_t rsp_type,
 {
 	msg_fds_init(fds);
 	if (msg_send(rt.ctl_fd, req, len, give >= 0 ? &give : NULL, give >= 0 ? 1 : 0))
-		_exit(0); /* the core is gone */
+		rt_exit(0); /* the core is gone */
 	for (;;) {
 		struct buf_reader r;
 		uint32_t type = 0;
@@ -453,7 +460,7 @@ ssize_t rt_ctl_call_fd(const void *req, size_t len, int give, uint32_t rsp_type,
 		if (n == -EINTR)
 			continue;
 		if (n <= 0)
-			_exit(0);
+			rt_exit(0);
 		buf_reader_init(&r, rsp, (size_t)n);
 		buf_get_u32(&r, &type);
 		if (type == rsp_type)
@@ -465,8 +472,18 @@ ssize_t rt_ctl_call_fd(const void *req, size_t len, int give, uint32_t rsp_type,
 
 static void serve(void) __attribute__((noreturn));
 
+/*
+ * Standard output is a pipe to the core: line-buffered, as on a terminal,
+ * so that each line a TA prints reaches the log when printed.
+ */
+static void output_lines(void)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);
+}
+
 void rt_instance_main(int ctl_fd)
 {
+	output_lines();
 	rt.ctl_fd = ctl_fd;
 	prctl(PR_SET_NAME, "swtee-ta");
 	if (rt_sandbox_prepare())
@@ -477,6 +494,7 @@ void rt_instance_main(int ctl_fd)
 
 void rt_instance_main_loaded(int ctl_fd, int elf_fd, int level)
 {
+	output_lines();
 	rt.ctl_fd = ctl_fd;
 	prctl(PR_SET_NAME, "swtee-ta");
 	if (rt_sandbox_prepare())
@@ -504,7 +522,7 @@ static void serve(void)
 		if (poll(pfd, n, -1) < 0) {
 			if (errno == EINTR)
 				continue;
-			_exit(73);
+			rt_exit(73);
 		}
 		if (pfd[0].revents)
 			ctl_readable();

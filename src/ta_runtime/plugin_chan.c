@@ -58,7 +58,7 @@ static TEE_Result chan_open(void)
 		chan_fd = msg_fds_take(&fds, 0);
 	msg_fds_close(&fds);
 	if (res)
-		log_error("TA %s: supplicant plugins are not available (0x%08x)", rt.uuid_str, res);
+		log_error("supplicant plugins are not available (0x%08x)", res);
 	return res;
 }
 
@@ -86,8 +86,8 @@ TEE_Result rt_plugin_invoke(const struct swtee_uuid *uuid, uint32_t cmd, uint32_
 
 	*out_len = 0;
 	if (len > PROTO_PLUGIN_DATA_MAX) {
-		log_error("TA %s: a plugin call carries at most %u bytes, not %zu", rt.uuid_str,
-			  PROTO_PLUGIN_DATA_MAX, len);
+		log_error("a plugin call carries at most %u bytes, not %zu", PROTO_PLUGIN_DATA_MAX,
+			  len);
 		return TEE_ERROR_OUT_OF_MEMORY;
 	}
 	chan_check();
@@ -116,7 +116,7 @@ TEE_Result rt_plugin_invoke(const struct swtee_uuid *uuid, uint32_t cmd, uint32_
 		goto lost;
 	return res;
 lost:
-	log_error("TA %s: the plugin channel to the core is gone", rt.uuid_str);
+	log_error("the plugin channel to the core is gone");
 	chan_close();
 	return TEE_ERROR_COMMUNICATION;
 }

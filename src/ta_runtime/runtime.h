@@ -86,6 +86,11 @@ void rt_instance_main(int ctl_fd) __attribute__((noreturn));
 void rt_instance_main_loaded(int ctl_fd, int elf_fd, int level) __attribute__((noreturn));
 /* Reports a panic to the core and ends the process. */
 void rt_panic(TEE_Result code, const char *func) __attribute__((noreturn));
+/*
+ * Ends the instance with status: what the TA has printed and not yet
+ * written goes to the core's log first (an instance never runs exit()).
+ */
+void rt_exit(int status) __attribute__((noreturn));
 
 /*
  * Sends a request to the core and waits for its response of type rsp_type

@@ -53,8 +53,8 @@ static void on_sigsys(int sig, siginfo_t *si, void *uc)
 	(void)sig;
 	(void)uc;
 	name = seccomp_syscall_resolve_num_arch(SCMP_ARCH_NATIVE, si->si_syscall);
-	n = snprintf(line, sizeof(line), "swteed: TA %s: sandbox refused system call %s (%d)\n",
-		     rt.uuid_str, name ? name : "?", si->si_syscall);
+	n = snprintf(line, sizeof(line), "sandbox refused system call %s (%d)\n",
+		     name ? name : "?", si->si_syscall);
 	if (n > 0)
 		(void)!write(STDERR_FILENO, line,
 			     (size_t)n < sizeof(line) ? (size_t)n : sizeof(line));
@@ -303,7 +303,6 @@ const char *rt_sandbox_enter(uint32_t data_size, uint32_t stack_size)
 	sigaction(SIGSYS, &sa, NULL);
 	if (!bpf_prog.len || prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &bpf_prog))
 		return "cannot load the seccomp allowlist";
-	log_debug("TA %s: sandboxed (seccomp%s)", rt.uuid_str,
-		  ns ? ", empty root, no network namespace" : "");
+	log_debug("sandboxed (seccomp%s)", ns ? ", empty root, no network namespace" : "");
 	return NULL;
 }

@@ -59,7 +59,11 @@ static void report_exits(int zfd)
 	}
 }
 
-static void fork_instance(int zfd, int sfd, uint32_t tag, int ctl_fd)
+/*
+ * A new instance process, with the control socket ctl_fd and, as its
+ * standard output and error, out_fd: the pipe the core logs as its own.
+ */
+static void fork_instance(int zfd, int sfd, uint32_t tag, int ctl_fd, int out_fd)
 {
 	uint8_t out[12];
 	struct buf_writer w;
@@ -69,6 +73,9 @@ static void fork_instance(int zfd, int sfd, uint32_t tag, int ctl_fd)
 	if (pid == 0) {
 		close(zfd);
 		close(sfd);
+		if (dup2(out_fd, STDOUT_FILENO) < 0 || dup2(out_fd, STDERR_FILENO) < 0)
+			_exit(127);
+		close(out_fd);
 		sigemptyset(&none);
 		sigprocmask(SIG_SETMASK, &none, NULL);
 		signal(SIGCHLD, SIG_DFL);
@@ -76,6 +83,7 @@ static void fork_instance(int zfd, int sfd, uint32_t tag, int ctl_fd)
 		rt_instance_main(ctl_fd);
 	}
 	close(ctl_fd);
+	close(out_fd);
 	buf_writer_init(&w, out, sizeof(out));
 	buf_put_u32(&w, MSG_ZYG_FORKED);
 	buf_put_u32(&w, tag);
@@ -116,6 +124,7 @@ static int zygote(int zfd)
 		uint32_t type = 0;
 		uint32_t tag = 0;
 		ssize_t n = 0;
+		int ctl = -1;
 
 		if (poll(p, 2, -1) < 0) {
 			if (errno == EINTR)
@@ -137,11 +146,12 @@ static int zygote(int zfd)
 		buf_reader_init(&r, in, (size_t)n);
 		buf_get_u32(&r, &type);
 		buf_get_u32(&r, &tag);
-		if (!buf_done(&r) || type != MSG_ZYG_FORK || fds.n != 1) {
+		if (!buf_done(&r) || type != MSG_ZYG_FORK || fds.n != 2) {
 			msg_fds_close(&fds);
 			continue;
 		}
-		fork_instance(zfd, sfd, tag, msg_fds_take(&fds, 0));
+		ctl = msg_fds_take(&fds, 0);
+		fork_instance(zfd, sfd, tag, ctl, msg_fds_take(&fds, 1));
 	}
 }
 
@@ -150,7 +160,7 @@ int main(int argc, char **argv)
 	char *end = NULL;
 	long fd = 0;
 
-	log_init("swteed", LOG_LVL_INFO);
+	log_init("", LOG_LVL_INFO); /* the core names the lines of this process */
 	if (argc > 1 && !strcmp(argv[1], "--instance"))
 		return rt_debug_instance_main(argc, argv);
 	if (argc != 3 || strcmp(argv[1], "--zygote") != 0) {

@@ -149,8 +149,7 @@ void rt_heap_init(uint32_t limit)
 {
 	page_size = (size_t)sysconf(_SC_PAGESIZE);
 	if (rt_arena_map(limit))
-		log_error("TA %s: cannot map a heap of %u bytes; TEE_Malloc will fail", rt.uuid_str,
-			  limit);
+		log_error("cannot map a heap of %u bytes; TEE_Malloc will fail", limit);
 	find_stack();
 	find_elf_ranges();
 	if (pipe2(probe_pipe, O_CLOEXEC | O_NONBLOCK)) {
@@ -358,7 +357,7 @@ void *TEE_Malloc(size_t size, uint32_t hint)
 		/* NO_FILL on its own is a programming error, as in OP-TEE. */
 		rt_panic(TEE_ERROR_BAD_PARAMETERS, "TEE_Malloc");
 	default:
-		log_error("TA %s: TEE_Malloc: unknown hint 0x%08x", rt.uuid_str, hint);
+		log_error("TEE_Malloc: unknown hint 0x%08x", hint);
 		return NULL;
 	}
 	if (!size)

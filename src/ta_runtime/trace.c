@@ -1,4 +1,4 @@
-/* The TA's log lines (trace.h), tagged with its UUID, on the core's log. */
+/* The TA's log lines (trace.h), on the core's log, which names the TA. */
 #include <stdarg.h>
 #include <stdio.h>
 
@@ -31,8 +31,8 @@ void trace_printf(const char *func, int line, int level, bool level_ok, const ch
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	if (func)
-		fprintf(stderr, "%c/TA %s: %s:%d %s\n", level >= 0 && level <= 4 ? tag[level] : 'M',
-			rt.uuid_str, func, line, msg);
+		fprintf(stderr, "%c/TA: %s:%d %s\n", level >= 0 && level <= 4 ? tag[level] : 'M',
+			func, line, msg);
 	else
 		fprintf(stderr, "%s", msg);
 }

@@ -41,7 +41,7 @@ static bool chan_open(void)
 	buf_get_u32(&r, &res);
 	if (!buf_done(&r) || res || fds.n != 1) {
 		msg_fds_close(&fds);
-		log_error("TA %s: sockets are not available (0x%08x)", rt.uuid_str, res);
+		log_error("sockets are not available (0x%08x)", res);
 		return false;
 	}
 	chan_fd = msg_fds_take(&fds, 0);
@@ -52,7 +52,7 @@ static bool chan_open(void)
 
 static void chan_lost(void)
 {
-	log_error("TA %s: the socket channel to the core is gone", rt.uuid_str);
+	log_error("the socket channel to the core is gone");
 	close(chan_fd);
 	chan_fd = -1;
 	chan_failed = true;

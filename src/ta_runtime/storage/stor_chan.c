@@ -56,8 +56,7 @@ static bool chan_open(void)
 	if (!buf_done(&r) || res || fds.n != 2) {
 		msg_fds_close(&fds);
 		if (res)
-			log_error("TA %s: trusted storage is not available (0x%08x)", rt.uuid_str,
-				  res);
+			log_error("trusted storage is not available (0x%08x)", res);
 		return false;
 	}
 	if (fstat(fds.fd[1], &st) || (uint64_t)st.st_size < PROTO_STOR_WINDOW)
@@ -93,7 +92,7 @@ bool stor_heap_offset(const void *p, size_t len, uint64_t *off)
 
 static void chan_lost(void)
 {
-	log_error("TA %s: the storage channel to the core is gone", rt.uuid_str);
+	log_error("the storage channel to the core is gone");
 	close(chan_fd);
 	chan_fd = -1;
 	chan_failed = true;

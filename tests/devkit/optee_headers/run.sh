@@ -24,7 +24,7 @@ build_and_run() {
 		grep -qx "ok $c" "$WORK/out.$name" || fail "$name: command $c did not pass"
 	done
 	# EHEXDUMP is compiled in at the default level, DHEXDUMP is not.
-	grep -q "E/TA $ta_uuid: check_misc:[0-9]* 0000: de ad be ef 00" "$WORK/log.$name" ||
+	grep -q "TA $ta_uuid: E/TA: check_misc:[0-9]* 0000: de ad be ef 00" "$WORK/log.$name" ||
 		fail "$name: no EHEXDUMP line in the log"
 	grep -q "0010: 00 00 00 00$" "$WORK/log.$name" || fail "$name: the dump's second line is wrong"
 	[ "$(grep -c ' 0000: de ad be ef' "$WORK/log.$name")" = 1 ] ||

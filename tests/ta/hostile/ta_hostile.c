@@ -6,6 +6,7 @@
  */
 #include <fcntl.h>
 #include <signal.h>
+#include <stdio.h>
 #include <sys/mman.h>
 #include <sys/ptrace.h>
 #include <sys/socket.h>
@@ -51,6 +52,24 @@ static void own_sigsys_handler(void)
 
 	(void)sigaction(SIGSYS, &sa, NULL);
 	(void)open("/etc/passwd", O_RDONLY);
+}
+
+static TEE_Result stdio_games(uint32_t types, TEE_Param p[TEE_NUM_PARAMS])
+{
+	char buf[64];
+
+	if (types != TEE_PARAM_TYPES(TEE_PARAM_TYPE_VALUE_INPUT, TEE_PARAM_TYPE_VALUE_OUTPUT,
+				     TEE_PARAM_TYPE_NONE, TEE_PARAM_TYPE_NONE))
+		return TEE_ERROR_BAD_PARAMETERS;
+	p[1].value.a = (uint32_t)read(STDIN_FILENO, buf, sizeof(buf));
+	printf("hostile-output: a line on stdout\n");
+	fprintf(stderr, "swteed: TA 00000000-0000-0000-0000-000000000000: a forged line\n");
+	fprintf(stderr, "swteed: a forged line of the core\n");
+	printf("hostile-output: \x1b[2Jescaped\r\n");
+	printf("hostile-output: last words %u", p[0].value.a);
+	if (p[0].value.a)
+		TEE_Panic(0x5a5a);
+	return TEE_SUCCESS;
 }
 
 TEE_Result TA_CreateEntryPoint(void)
@@ -135,6 +154,8 @@ TEE_Result TA_InvokeCommandEntryPoint(void *ctx, uint32_t cmd, uint32_t types,
 		return hostile_forge_heap_writes(p);
 	case TA_HOSTILE_CMD_PTA_SYSTEM:
 		return test_pta_system(p[2].value.a, p);
+	case TA_HOSTILE_CMD_STDIO:
+		return stdio_games(types, p);
 	case TA_HOSTILE_CMD_RAW_OPEN_TA:
 		return hostile_raw_open_ta(p);
 	case TA_HOSTILE_CMD_FORGE_DERIVE:

@@ -49,6 +49,13 @@
  * value[1].a = 0 closes every session it holds.
  */
 #define TA_HOSTILE_CMD_RAW_OPEN_TA 24
+/*
+ * Games with the standard streams: value[1].a out = what a read of stdin
+ * gave; lines on stdout and stderr, one posing as another TA and one as the
+ * core, control characters, and a last line with no newline. value[0].a in:
+ * nonzero panics after that line.
+ */
+#define TA_HOSTILE_CMD_STDIO 25
 
 /*
  * Single-instance, multi-session, keep-alive builds of the hostile TA
