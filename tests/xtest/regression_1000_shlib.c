@@ -103,6 +103,22 @@ static void test_phdr(ADBG_Case_t *c, TEEC_Session *s)
 		ADBG_EXPECT(c, 3, op.params[0].value.a);
 }
 
+/*
+ * As OP-TEE's: every module is visited though the callback returns nonzero,
+ * and the call returns the last visit's value (OP-TEE's xtest 1030).
+ */
+static void test_phdr_all(ADBG_Case_t *c, TEEC_Session *s)
+{
+	TEEC_Operation op = TEEC_OPERATION_INITIALIZER;
+	uint32_t orig = 0;
+
+	op.paramTypes = TEEC_PARAM_TYPES(TEEC_VALUE_OUTPUT, TEEC_NONE, TEEC_NONE, TEEC_NONE);
+	if (ADBG_EXPECT_TEEC_SUCCESS(c, TEEC_InvokeCommand(s, TA_SHLIB_CMD_PHDR_ALL, &op, &orig))) {
+		ADBG_EXPECT(c, 3, op.params[0].value.a);
+		ADBG_EXPECT(c, 123, op.params[0].value.b);
+	}
+}
+
 /* Puts img in dir as name.ta, expects the shlib TA refused, then takes it away. */
 static void expect_refused(ADBG_Case_t *c, const char *dir, const char *name, const uint8_t *img,
 			   size_t len)
@@ -177,6 +193,10 @@ static void xtest_tee_test_1070(ADBG_Case_t *c)
 	Do_ADBG_EndSubCase(c, NULL);
 	Do_ADBG_BeginSubCase(c, "dl_iterate_phdr visits the TA and its libraries");
 	test_phdr(c, &s);
+	Do_ADBG_EndSubCase(c, NULL);
+	Do_ADBG_BeginSubCase(c,
+			     "dl_iterate_phdr visits every module whatever the callback returns");
+	test_phdr_all(c, &s);
 	Do_ADBG_EndSubCase(c, NULL);
 	TEEC_CloseSession(&s);
 	Do_ADBG_BeginSubCase(c, "A damaged or misplaced library keeps the TA from loading");

@@ -78,6 +78,13 @@ static int count_fd_module(struct dl_phdr_info *info, size_t size, void *arg)
 	return 0;
 }
 
+/* As OP-TEE's xtest 1030 counts: a nonzero return does not stop the walk. */
+static int count_fd_module_stop(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	count_fd_module(info, size, arg);
+	return 123;
+}
+
 TEE_Result TA_InvokeCommandEntryPoint(void *ctx, uint32_t cmd, uint32_t types,
 				      TEE_Param p[TEE_NUM_PARAMS])
 {
@@ -97,6 +104,10 @@ TEE_Result TA_InvokeCommandEntryPoint(void *ctx, uint32_t cmd, uint32_t types,
 	case TA_SHLIB_CMD_PHDR:
 		p[0].value.a = 0;
 		dl_iterate_phdr(count_fd_module, &p[0].value.a);
+		return TEE_SUCCESS;
+	case TA_SHLIB_CMD_PHDR_ALL:
+		p[0].value.a = 0;
+		p[0].value.b = (uint32_t)dl_iterate_phdr(count_fd_module_stop, &p[0].value.a);
 		return TEE_SUCCESS;
 	default:
 		return TEE_ERROR_NOT_SUPPORTED;

@@ -32,6 +32,11 @@
 #define TA_SHLIB_CMD_DLOPEN 2
 /* value[0].a = the modules dl_iterate_phdr visits that swtee mapped from descriptors */
 #define TA_SHLIB_CMD_PHDR 3
+/*
+ * The same with a callback that returns 123 at every visit: value[0].a =
+ * those modules visited, .b = what dl_iterate_phdr returned.
+ */
+#define TA_SHLIB_CMD_PHDR_ALL 4
 
 #ifndef __ASSEMBLER__
 int shlib_top_add_mul(int a, int b);
