@@ -18,6 +18,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/futex.h>
+#include <poll.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -814,6 +815,17 @@ err:
 }
 
 /* Asks the core for a socket to an instance of uuid; returns it in *sock. */
+/* What a closed connection still holds: the core's MSG_CORE_REFUSED, if it sent one. */
+static ssize_t recv_refusal(int fd, uint8_t *in, size_t cap, struct msg_fds *fds)
+{
+	struct pollfd p = {.fd = fd, .events = POLLIN};
+
+	msg_fds_init(fds);
+	if (poll(&p, 1, 0) != 1)
+		return -1;
+	return msg_recv(fd, in, cap, fds);
+}
+
 static TEEC_Result core_open(TEEC_Context *ctx, const TEEC_UUID *uuid, uint32_t login, uint32_t gid,
 			     int *sock, uint32_t *origin)
 {
@@ -840,17 +852,29 @@ static TEEC_Result core_open(TEEC_Context *ctx, const TEEC_UUID *uuid, uint32_t 
 	buf_put_u32(&w, gid);
 
 	pthread_mutex_lock(ctx_lock(ctx));
-	if (msg_send(ctx->imp.fd, out, buf_written(&w), NULL, 0)) {
-		pthread_mutex_unlock(ctx_lock(ctx));
-		return TEEC_ERROR_COMMUNICATION;
-	}
-	n = msg_recv(ctx->imp.fd, in, sizeof(in), &fds);
+	/* A core that refused the connection has closed it: its reason may wait unread. */
+	if (msg_send(ctx->imp.fd, out, buf_written(&w), NULL, 0))
+		n = recv_refusal(ctx->imp.fd, in, sizeof(in), &fds);
+	else
+		n = msg_recv(ctx->imp.fd, in, sizeof(in), &fds);
+	/* Closed with our request unread: the kernel reports the reset before the reason. */
+	if (n == -ECONNRESET)
+		n = recv_refusal(ctx->imp.fd, in, sizeof(in), &fds);
 	pthread_mutex_unlock(ctx_lock(ctx));
 	if (n <= 0)
 		return TEEC_ERROR_COMMUNICATION;
 	buf_reader_init(&r, in, (size_t)n);
 	buf_get_u32(&r, &type);
 	buf_get_u32(&r, &res);
+	if (type == MSG_CORE_REFUSED && buf_done(&r) && !fds.n && res != TEEC_SUCCESS) {
+		*origin = TEEC_ORIGIN_TEE;
+		if (may_log())
+			fprintf(stderr, "libteec: the TEE refused this connection (0x%08x): %s\n",
+				res,
+				res == TEEC_ERROR_BUSY ? "too many connections (see the TEE's log)"
+						       : "out of memory");
+		return res;
+	}
 	buf_get_u32(&r, &org);
 	buf_get_u32(&r, &sid);
 	if (!buf_done(&r) || type != MSG_CORE_OPEN_RSP || (res == TEEC_SUCCESS && fds.n != 1) ||

@@ -37,6 +37,8 @@
 /* core -> client */
 #define MSG_CORE_OPEN_RSP 0x0181   /* result:u32 origin:u32 session:u32 [fd: session socket] */
 #define MSG_CORE_STATUS_RSP 0x0182 /* instances:u32 sessions:u32 spares:u32 supplicant:u32 */
+/* Sent in place of any answer, then the connection closes: the core will not serve it. */
+#define MSG_CORE_REFUSED 0x0183 /* result:u32 */
 
 /* client -> TA instance */
 #define MSG_TA_OPEN 0x0201   /* serial:u32 params [fds: ctl page, then new shms] */
@@ -142,7 +144,7 @@ static inline size_t proto_bounce_span(size_t size)
 /* core -> zygote */
 #define MSG_ZYG_FORK 0x0401 /* tag:u32 [fds: its control socket, its stdout and stderr] */
 /* zygote -> core */
-#define MSG_ZYG_FORKED 0x0481 /* tag:u32 pid:u32 */
+#define MSG_ZYG_FORKED 0x0481 /* tag:u32 pid:u32 (0: fork failed with errno:u32) errno:u32 */
 #define MSG_ZYG_EXITED 0x0482 /* pid:u32 status:u32 (wait status) */
 
 /* core -> supplicant */

@@ -17,6 +17,29 @@
 #include "msg.h"
 #include "proto.h"
 
+static uint32_t clients_of_user(const struct core *c, uid_t uid)
+{
+	uint32_t n = 0;
+
+	for (const struct client *cl = c->clients; cl; cl = cl->next)
+		if (cl->cred.uid == uid)
+			n++;
+	return n;
+}
+
+/* Tells a connection the core will not serve why (libteec returns it), then closes it. */
+static void refuse(int fd, uint32_t res)
+{
+	uint8_t out[8];
+	struct buf_writer w;
+
+	buf_writer_init(&w, out, sizeof(out));
+	buf_put_u32(&w, MSG_CORE_REFUSED);
+	buf_put_u32(&w, res);
+	msg_send(fd, out, buf_written(&w), NULL, 0);
+	close(fd);
+}
+
 void client_accept(struct core *c)
 {
 	struct client *cl = NULL;
@@ -27,16 +50,25 @@ void client_accept(struct core *c)
 		return;
 	if (c->nclients >= CORE_MAX_CLIENTS) {
 		log_error("refusing a client: %zu connections already", c->nclients);
-		close(fd);
+		refuse(fd, TEEC_ERROR_BUSY);
 		return;
 	}
 	cl = calloc(1, sizeof(*cl));
 	if (!cl) {
-		close(fd);
+		refuse(fd, TEEC_ERROR_OUT_OF_MEMORY);
 		return;
 	}
 	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cl->cred, &len)) {
 		close(fd);
+		free(cl);
+		return;
+	}
+	if (clients_of_user(c, cl->cred.uid) >= c->limits.clients_per_user) {
+		log_error("user %u holds %u connections, its limit (--max-clients-per-user); "
+			  "refusing pid %d",
+			  (unsigned int)cl->cred.uid, c->limits.clients_per_user,
+			  (int)cl->cred.pid);
+		refuse(fd, TEEC_ERROR_BUSY);
 		free(cl);
 		return;
 	}
@@ -123,6 +155,13 @@ static void handle_open(struct core *c, struct client *cl, struct buf_reader *r)
 		reply_open(cl, TEEC_ERROR_ACCESS_DENIED, TEEC_ORIGIN_TRUSTED_APP, 0, -1);
 		return;
 	}
+	if (cl->nsessions >= c->limits.sessions_per_client) {
+		log_error("client pid %d of user %u holds %u sessions, its limit "
+			  "(--max-sessions-per-client); refusing another",
+			  (int)cl->cred.pid, (unsigned int)cl->cred.uid, cl->nsessions);
+		reply_open(cl, TEEC_ERROR_BUSY, TEEC_ORIGIN_TEE, 0, -1);
+		return;
+	}
 	open_start(c, cl, NULL, &uuid, login, &identity);
 }
 
@@ -131,12 +170,17 @@ void client_open_answer(struct client *cl, uint32_t res, uint32_t sid, int sock)
 	reply_open(cl, res, TEEC_ORIGIN_TEE, sid, sock);
 }
 
+/*
+ * The client's own user's instances and sessions; root and the core's own
+ * user, who may see every process anyway, get the whole TEE's.
+ */
 static void handle_status(struct core *c, struct client *cl)
 {
 	uint8_t out[32];
 	struct buf_writer w;
 	size_t sessions = 0;
-	size_t instances = instance_count(c, &sessions);
+	bool all = cl->cred.uid == 0 || cl->cred.uid == geteuid();
+	size_t instances = instance_count(c, all, cl->cred.uid, &sessions);
 
 	buf_writer_init(&w, out, sizeof(out));
 	buf_put_u32(&w, MSG_CORE_STATUS_RSP);

@@ -52,6 +52,7 @@ struct client {
 	struct endpoint ep;
 	struct ucred cred;
 	struct client_facts facts;
+	uint32_t nsessions; /* sessions it holds */
 	struct client *next;
 };
 
@@ -70,6 +71,7 @@ struct instance {
 	pid_t pid; /* 0 until the zygote reports it */
 	struct swtee_uuid uuid;
 	uint32_t flags; /* TA_FLAG_* from the verified image */
+	uid_t uid;	/* the user it counts against: its first client's, TA to TA too */
 	uint32_t nsessions;
 	struct session_ref *sessions;
 	bool destroying; /* out of every lookup: no new session goes here */
@@ -89,6 +91,23 @@ struct spare {
 	uint32_t fork_tag;
 	pid_t pid;
 };
+
+/*
+ * What one user or one client may hold at once, so that no user can deny
+ * the TEE to the others (swteed --max-*). A refusal is TEEC_ERROR_BUSY and a
+ * log line naming the user and the limit.
+ */
+struct core_limits {
+	uint32_t clients_per_user;    /* connections */
+	uint32_t sessions_per_client; /* sessions a connection holds */
+	uint32_t instances_per_user;  /* TA processes, those its TAs start TA to TA included */
+	uint32_t opens_per_user;      /* opens in progress, those of clients gone included */
+};
+
+#define CORE_CLIENTS_PER_USER 1024
+#define CORE_SESSIONS_PER_CLIENT 1024
+#define CORE_INSTANCES_PER_USER 512
+#define CORE_OPENS_PER_USER 256
 
 #define CORE_SPARES 2
 #define CORE_MAX_KEYS 8
@@ -114,6 +133,8 @@ struct core {
 	uint32_t next_supp_req;
 	struct open_req *opens;	   /* sessions being opened */
 	struct ta_output *outputs; /* what TA processes write */
+	struct core_limits limits;
+	int fork_errno; /* why the zygote last failed to fork, or 0 */
 	EVP_PKEY *keys[CORE_MAX_KEYS];
 	size_t nkeys;
 	int log_level;
@@ -235,7 +256,10 @@ void ta_request_open_answer(struct instance *in, uint32_t res, uint32_t sid, int
 void instance_client_gone(struct core *c, struct client *cl);
 /* Kills instances whose every session lost its client more than a grace ago. */
 void instance_reap_orphans(struct core *c);
-size_t instance_count(const struct core *c, size_t *sessions);
+/* Instances (not on their way out) and their sessions; of user uid's clients only unless all. */
+size_t instance_count(const struct core *c, bool all, uid_t uid, size_t *sessions);
+/* The TA processes that count against user uid. */
+size_t instance_count_user(const struct core *c, uid_t uid);
 void instance_shutdown_all(struct core *c);
 
 /* supplicant.c: requests to tee-supplicant, each answered as an event */

@@ -177,6 +177,7 @@ void instance_zygote_readable(struct core *c)
 	uint32_t type = 0;
 	uint32_t a = 0;
 	uint32_t b = 0;
+	uint32_t err = 0;
 	ssize_t n = msg_recv(c->zygote.fd, in, sizeof(in), &fds);
 
 	if (n == -EAGAIN)
@@ -193,10 +194,17 @@ void instance_zygote_readable(struct core *c)
 	buf_get_u32(&r, &type);
 	buf_get_u32(&r, &a);
 	buf_get_u32(&r, &b);
+	if (type == MSG_ZYG_FORKED)
+		buf_get_u32(&r, &err);
 	if (!buf_done(&r))
 		return;
 	if (type == MSG_ZYG_FORKED) {
 		struct instance *inst = instance_by_tag(c, a);
+
+		if (!b && err != (uint32_t)c->fork_errno)
+			log_error("the TA zygote cannot fork: %s%s", strerror((int)err),
+				  err == EAGAIN ? " (the process limit of the core's user?)" : "");
+		c->fork_errno = b ? 0 : (int)err;
 
 		for (size_t i = 0; i < c->nspares; i++)
 			if (c->spares[i].fork_tag == a)
@@ -239,12 +247,19 @@ void instance_zygote_readable(struct core *c)
 	}
 }
 
+static void session_ref_free(struct session_ref *s)
+{
+	if (s->client)
+		s->client->nsessions--;
+	free(s);
+}
+
 static void session_refs_free(struct session_ref *s)
 {
 	while (s) {
 		struct session_ref *next = s->next;
 
-		free(s);
+		session_ref_free(s);
 		s = next;
 	}
 }
@@ -333,7 +348,7 @@ static void session_closed(struct core *c, struct instance *in, uint32_t sid)
 	struct session_ref *s = *pp;
 
 	*pp = s->next;
-	free(s);
+	session_ref_free(s);
 	in->nsessions--;
 	if (in->nsessions)
 		return;
@@ -470,7 +485,12 @@ struct instance *instance_start(struct core *c, const struct swtee_uuid *uuid, i
 	for (int tries = 0;; tries++) {
 		spares_fill(c);
 		if (!c->nspares || tries > CORE_SPARES) {
-			log_error("no TA process can be started (zygote gone?)");
+			if (c->zygote.fd < 0)
+				log_error("no TA process can be started: the TA zygote is gone");
+			else
+				log_error("no TA process can be started: %s",
+					  c->fork_errno ? strerror(c->fork_errno)
+							: "every spare process ended");
 			free(in);
 			in = NULL;
 			*res = TEEC_ERROR_OUT_OF_MEMORY;
@@ -681,6 +701,8 @@ uint32_t instance_attach(struct core *c, struct instance *in, struct client *cl,
 	ref->next = in->sessions;
 	in->sessions = ref;
 	in->nsessions++;
+	if (cl)
+		cl->nsessions++;
 	*sock = sv[0];
 	*session_id = ref->id;
 	return TEEC_SUCCESS;
@@ -761,7 +783,15 @@ void instance_reap_orphans(struct core *c)
 	}
 }
 
-size_t instance_count(const struct core *c, size_t *sessions)
+/* The user a session counts against: its client's, or that of the instance that opened it. */
+static bool session_of_user(const struct session_ref *s, uid_t uid)
+{
+	if (s->client)
+		return s->client->cred.uid == uid;
+	return s->owner_inst && s->owner_inst->uid == uid;
+}
+
+size_t instance_count(const struct core *c, bool all, uid_t uid, size_t *sessions)
 {
 	size_t n = 0;
 
@@ -770,9 +800,23 @@ size_t instance_count(const struct core *c, size_t *sessions)
 	for (const struct instance *in = c->instances; in; in = in->next) {
 		if (in->gone || in->destroying)
 			continue;
-		n++;
-		*sessions += in->nsessions;
+		if (all || in->uid == uid)
+			n++;
+		for (const struct session_ref *s = in->sessions; s; s = s->next)
+			if (all || session_of_user(s, uid))
+				(*sessions)++;
 	}
+	return n;
+}
+
+size_t instance_count_user(const struct core *c, uid_t uid)
+{
+	size_t n = 0;
+
+	/* A process counts until the zygote has seen it end. */
+	for (const struct instance *in = c->instances; in; in = in->next)
+		if (!in->exited && in->uid == uid)
+			n++;
 	return n;
 }
 

@@ -154,10 +154,41 @@ static void usage(FILE *f)
 	    "      --allow-ta-rollback       load a TA image older than one of its UUID\n"
 	    "                                loaded before (refused by default; the\n"
 	    "                                highest version is kept in the secure dir)\n"
+	    "      --max-clients-per-user N  connections one user may hold (default 1024;\n"
+	    "                                4096 in all)\n"
+	    "      --max-sessions-per-client N  sessions one connection may hold (default 1024)\n"
+	    "      --max-instances-per-user N  TA processes one user's sessions may keep,\n"
+	    "                                TA to TA included (default 512)\n"
+	    "      --max-opens-per-user N    session opens of one user in progress, those\n"
+	    "                                of clients gone included (default 256)\n"
 	    "      --ready-fd N              write a line to descriptor N once listening\n"
 	    "  -v, --verbose                 more log (repeat for debug)\n"
 	    "  -q, --quiet                   errors only\n"
 	    "  -h, --help\n");
+}
+
+/* --max-*: a limit of at least 1. */
+static int set_limit(struct core_limits *l, int opt, const char *arg)
+{
+	char *end = NULL;
+	unsigned long v = 0;
+
+	errno = 0;
+	v = strtoul(arg, &end, 10);
+	if (errno || end == arg || *end || arg[0] == '-' || !v || v > UINT32_MAX) {
+		fprintf(stderr, "swteed: a --max-* limit is a number from 1 to %u, not '%s'\n",
+			UINT32_MAX, arg);
+		return -1;
+	}
+	if (opt == 'C')
+		l->clients_per_user = (uint32_t)v;
+	else if (opt == 'E')
+		l->sessions_per_client = (uint32_t)v;
+	else if (opt == 'I')
+		l->instances_per_user = (uint32_t)v;
+	else
+		l->opens_per_user = (uint32_t)v;
+	return 0;
 }
 
 static void handle_signal(struct core *c)
@@ -226,6 +257,10 @@ int main(int argc, char **argv)
 	    {"secure-dir", required_argument, NULL, 'd'},
 	    {"socket-policy", required_argument, NULL, 'P'},
 	    {"allow-ta-rollback", no_argument, NULL, 'R'},
+	    {"max-clients-per-user", required_argument, NULL, 'C'},
+	    {"max-sessions-per-client", required_argument, NULL, 'E'},
+	    {"max-instances-per-user", required_argument, NULL, 'I'},
+	    {"max-opens-per-user", required_argument, NULL, 'O'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
@@ -247,6 +282,12 @@ int main(int argc, char **argv)
 	struct rlimit rl;
 	int opt = 0;
 
+	c->limits = (struct core_limits){
+	    .clients_per_user = CORE_CLIENTS_PER_USER,
+	    .sessions_per_client = CORE_SESSIONS_PER_CLIENT,
+	    .instances_per_user = CORE_INSTANCES_PER_USER,
+	    .opens_per_user = CORE_OPENS_PER_USER,
+	};
 	while ((opt = getopt_long(argc, argv, "s:k:vqh", opts, NULL)) != -1) {
 		switch (opt) {
 		case 's':
@@ -282,6 +323,13 @@ int main(int argc, char **argv)
 			break;
 		case 'R':
 			allow_rollback = true;
+			break;
+		case 'C':
+		case 'E':
+		case 'I':
+		case 'O':
+			if (set_limit(&c->limits, opt, optarg))
+				return 2;
 			break;
 		case 'q':
 			level = LOG_LVL_ERROR;

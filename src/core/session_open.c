@@ -40,6 +40,7 @@ struct open_req {
 	enum open_step step;
 	struct client *cl;	/* the requester, or */
 	struct instance *owner; /* (TA to TA); both NULL once it is gone */
+	uid_t uid;		/* the user it counts against */
 	bool abandoned;
 	struct swtee_uuid uuid;
 	uint32_t login;
@@ -93,6 +94,30 @@ static void ask(struct core *c, struct open_req *o, const struct swtee_uuid *uui
 	deadline_in(&o->deadline, SUPP_TIMEOUT_MS);
 }
 
+/* Would a new instance for o take its user past the limit? Says so in the log. */
+static bool over_instances(struct core *c, const struct open_req *o)
+{
+	char name[SWTEE_UUID_STR_LEN];
+
+	if (instance_count_user(c, o->uid) < c->limits.instances_per_user)
+		return false;
+	uuid_format(&o->uuid, name);
+	log_error("user %u runs %u TA instances, its limit (--max-instances-per-user); "
+		  "refusing a new instance of TA %s",
+		  (unsigned int)o->uid, c->limits.instances_per_user, name);
+	return true;
+}
+
+static uint32_t opens_of_user(const struct core *c, uid_t uid)
+{
+	uint32_t n = 0;
+
+	for (const struct open_req *o = c->opens; o; o = o->next)
+		if (o->uid == uid)
+			n++;
+	return n;
+}
+
 /* Runs o until it waits or ends. */
 static void advance(struct core *c, struct open_req *o)
 {
@@ -116,12 +141,19 @@ static void advance(struct core *c, struct open_req *o)
 		o->settle_id = in->id;
 		return;
 	}
+	if (!in && over_instances(c, o)) {
+		finish(c, o, TEEC_ERROR_BUSY, -1, 0);
+		return;
+	}
 	if (!in && !o->walked) {
 		ask(c, o, &o->uuid, OPEN_WAIT_TA);
 		return;
 	}
-	if (!in)
+	if (!in) {
 		in = instance_start(c, &o->uuid, o->elf_fd, o->flags, &o->walk.libs, &res);
+		if (in)
+			in->uid = o->uid;
+	}
 	if (in)
 		res = instance_attach(c, in, o->cl, o->owner, o->login, &o->identity, &sock, &sid);
 	finish(c, o, res, sock, sid);
@@ -152,14 +184,24 @@ static void walk_on(struct core *c, struct open_req *o)
 void open_start(struct core *c, struct client *cl, struct instance *owner,
 		const struct swtee_uuid *uuid, uint32_t login, const struct swtee_uuid *identity)
 {
-	struct open_req *o = calloc(1, sizeof(*o));
+	struct open_req none = {.cl = cl, .owner = owner};
+	uid_t uid = cl ? cl->cred.uid : owner->uid;
+	struct open_req *o = NULL;
 
+	/* Opens a supplicant keeps waiting stay until its deadline, their clients gone or not. */
+	if (opens_of_user(c, uid) >= c->limits.opens_per_user) {
+		log_error("user %u has %u session opens in progress, its limit "
+			  "(--max-opens-per-user); refusing another",
+			  (unsigned int)uid, c->limits.opens_per_user);
+		answer(c, &none, TEEC_ERROR_BUSY, -1, 0);
+		return;
+	}
+	o = calloc(1, sizeof(*o));
 	if (!o) {
-		struct open_req none = {.cl = cl, .owner = owner};
-
 		answer(c, &none, TEEC_ERROR_OUT_OF_MEMORY, -1, 0);
 		return;
 	}
+	o->uid = uid;
 	o->cl = cl;
 	o->owner = owner;
 	o->uuid = *uuid;

@@ -65,10 +65,11 @@ static void report_exits(int zfd)
  */
 static void fork_instance(int zfd, int sfd, uint32_t tag, int ctl_fd, int out_fd)
 {
-	uint8_t out[12];
+	uint8_t out[16];
 	struct buf_writer w;
 	sigset_t none;
 	pid_t pid = fork();
+	int err = pid < 0 ? errno : 0;
 
 	if (pid == 0) {
 		close(zfd);
@@ -88,6 +89,7 @@ static void fork_instance(int zfd, int sfd, uint32_t tag, int ctl_fd, int out_fd
 	buf_put_u32(&w, MSG_ZYG_FORKED);
 	buf_put_u32(&w, tag);
 	buf_put_u32(&w, pid < 0 ? 0 : (uint32_t)pid);
+	buf_put_u32(&w, (uint32_t)err);
 	msg_send(zfd, out, buf_written(&w), NULL, 0);
 }
 
