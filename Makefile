@@ -4,6 +4,8 @@
 #   make test     build, then the whole test suite, plain and under ASan+UBSan
 #   make check    cppcheck and clang-tidy, both clean (.cppcheck-suppressions, .clang-tidy)
 #   make install  PREFIX=/usr/local
+#   make deb      Debian packages in build/deb (debian/), checked by lintian
+#   make test-deb the packages installed in a fresh Debian root, xtest against them
 # Missing Debian packages are installed when run as root; otherwise the
 # command to install them is printed.
 
@@ -33,7 +35,7 @@ REPORT_PACKAGES := chromium python3-jsonschema
 REPORT = $(abspath $(BUILD))/report
 
 .PHONY: all build run test test-plain test-asan fuzz fuzz-short check soak install deps clean \
-	deps-report report-check
+	deps-report report-check deb test-deb
 
 all: build
 
@@ -140,6 +142,45 @@ test: test-plain test-asan fuzz-short
 
 install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)
+
+# Debian packages (debian/control): built with debhelper from a copy of the
+# checkout (its files as git lists them, changes included) in $(DEB_DIR), so
+# the checkout stays clean; lintian must find no error. TA_KEY=PEM: the TA
+# signing key the packaged swteed trusts and the kit carries (default: a new
+# one for each build). The build dependencies are installed as make deps
+# installs its packages (as root; otherwise the command is printed).
+DEB_DIR ?= $(BUILD)/deb
+DEB_TOOLS := dpkg-dev debhelper lintian
+DEB_TEST_TOOLS := debootstrap
+deb:
+	@$(MAKE) --no-print-directory deps DEBIAN_PACKAGES="$(DEB_TOOLS)"
+	rm -rf $(DEB_DIR) && mkdir -p $(DEB_DIR)/swtee
+	@if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then \
+		git ls-files -z --cached --others --exclude-standard | \
+			tar --null -T - --ignore-failed-read -cf - 2>/dev/null; \
+	else \
+		tar --exclude='./build*' --exclude='./state' -cf - .; \
+	fi | tar -xf - -C $(DEB_DIR)/swtee
+	@cd $(DEB_DIR)/swtee && if ! dpkg-checkbuilddeps 2>/dev/null; then \
+		if [ "$$(id -u)" = 0 ]; then \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get build-dep -y -qq ./; \
+		else \
+			dpkg-checkbuilddeps 2>&1 | sed 's/^dpkg-checkbuilddeps: error: //'; \
+			echo "Install them with: sudo apt-get build-dep -y $(abspath $(DEB_DIR))/swtee"; \
+			exit 1; \
+		fi; \
+	fi
+	cd $(DEB_DIR)/swtee && DEB_BUILD_OPTIONS="parallel=$(JOBS) $(DEB_BUILD_OPTIONS)" \
+		SWTEE_TA_KEY="$(if $(TA_KEY),$(abspath $(TA_KEY)))" dpkg-buildpackage -us -uc -b
+	lintian --fail-on error $(DEB_DIR)/*.changes
+	@ls -l $(DEB_DIR)/*.deb
+
+# The packages in a fresh Debian root (tests/deb/test_deb.sh): debootstrap
+# once (cached in $(BUILD)/debootstrap), apt install ./*.deb, the services
+# as their units start them, xtest as a user of the group tee. As root.
+test-deb: deb
+	@$(MAKE) --no-print-directory deps DEBIAN_PACKAGES="$(DEB_TEST_TOOLS)"
+	tests/deb/test_deb.sh $(DEB_DIR) $(DEB_DIR)/swtee/debian/build $(BUILD)/debootstrap
 
 clean:
 	rm -rf $(BUILD) $(BUILD_ASAN) $(BUILD_FUZZ)
