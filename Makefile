@@ -35,7 +35,7 @@ REPORT_PACKAGES := chromium python3-jsonschema
 REPORT = $(abspath $(BUILD))/report
 
 .PHONY: all build run test test-plain test-asan fuzz fuzz-short check soak install deps clean \
-	deps-report report-check deb test-deb
+	deps-report report-check deb test-deb install-test-tas
 
 all: build
 
@@ -140,8 +140,14 @@ fuzz-short:
 
 test: test-plain test-asan fuzz-short
 
+# The default component: everything but the TAs of tests/ (xtest's, the
+# hostile one among them), which install-test-tas adds for xtest's
+# regression suite against an installed TEE.
 install: build
-	cmake --install $(BUILD) --prefix $(PREFIX)
+	cmake --install $(BUILD) --prefix $(PREFIX) --component Unspecified
+
+install-test-tas: build
+	cmake --install $(BUILD) --prefix $(PREFIX) --component test-tas
 
 # Debian packages (debian/control): built with debhelper from a copy of the
 # checkout (its files as git lists them, changes included) in $(DEB_DIR), so
