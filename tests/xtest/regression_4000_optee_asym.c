@@ -15,6 +15,8 @@
  *   4217 DH key generation: TEE_ATTR_DH_X_BITS 0 lets the TEE choose; the
  *        attribute is kept.
  *   4218 DSA key generation from 512 bits in steps of 64 (OP-TEE's sizes).
+ *   4219 DH and DSA key generation take a prime of 8 * size bytes, whatever
+ *        its top byte (OP-TEE's xtest --asym-perf draws such DH primes).
  *
  * Signatures are checked against the host's OpenSSL, which cuts DSA and
  * ECDSA digests the same way.
@@ -940,3 +942,73 @@ static void xtest_tee_test_4218(ADBG_Case_t *c)
 }
 ADBG_CASE_DEFINE(regression, 4218, xtest_tee_test_4218,
 		 "DSA key generation from 512 bits in steps of 64, as OP-TEE");
+
+/* ---- 4219: the key size is the prime's length in bytes ---- */
+
+/*
+ * Generates a bits-bit key of type in domain f (ids: prime, base[, subprime])
+ * and checks it; then, unless 0, a key of refused bits must be refused.
+ */
+static void ffc_short_top(ADBG_Case_t *c, TEEC_Session *s, uint32_t type, const uint32_t ids[3],
+			  const struct ct_ffc *f, uint32_t bits, uint32_t refused)
+{
+	struct cc_attr p[3];
+	uint32_t x_id =
+	    type == TEE_TYPE_DH_KEYPAIR ? TEE_ATTR_DH_PRIVATE_VALUE : TEE_ATTR_DSA_PRIVATE_VALUE;
+	uint32_t y_id =
+	    type == TEE_TYPE_DH_KEYPAIR ? TEE_ATTR_DH_PUBLIC_VALUE : TEE_ATTR_DSA_PUBLIC_VALUE;
+	size_t n = 0;
+	uint32_t key = 0;
+
+	p[n++] = CC_REF(ids[0], f->p, f->p_len);
+	p[n++] = CC_REF(ids[1], f->g, f->g_len);
+	if (f->q_len)
+		p[n++] = CC_REF(ids[2], f->q, f->q_len);
+	key = ct_genkey(c, s, type, bits, p, n);
+	if (key)
+		ct_ffc_check(c, s, key, f, x_id, y_id, 0);
+	cc_free_obj(s, key);
+	if (refused && ADBG_EXPECT_TEEC_SUCCESS(c, cc_alloc_obj(s, type, bits, &key))) {
+		ADBG_EXPECT_TEEC_RESULT(c, TEEC_ERROR_BAD_PARAMETERS,
+					cc_generate_key(s, key, refused, p, n));
+		cc_free_obj(s, key);
+	}
+}
+
+static void xtest_tee_test_4219(ADBG_Case_t *c)
+{
+	static const uint32_t dh_ids[3] = {TEE_ATTR_DH_PRIME, TEE_ATTR_DH_BASE,
+					   TEE_ATTR_DH_SUBPRIME};
+	static const uint32_t dsa_ids[3] = {TEE_ATTR_DSA_PRIME, TEE_ATTR_DSA_BASE,
+					    TEE_ATTR_DSA_SUBPRIME};
+	TEEC_Session s = {0};
+	struct ct_ffc f;
+
+	if (!ct_open(c, &s))
+		return;
+	Do_ADBG_BeginSubCase(c, "DH: a 256-byte prime whose top byte is 0x03 makes a 2048-bit key");
+	/* As xtest --asym-perf: an odd number of 256 bytes, top byte small, base 2 */
+	memset(&f, 0, sizeof(f));
+	fill(f.p, 256);
+	f.p[0] = 0x03;
+	f.p[255] |= 1;
+	f.p_len = 256;
+	f.g[0] = 2;
+	f.g_len = 1;
+	/* Its bit length (2042) is no key size of it, nor is a byte less (2040). */
+	ffc_short_top(c, &s, TEE_TYPE_DH_KEYPAIR, dh_ids, &f, 2048, 2042);
+	ffc_short_top(c, &s, TEE_TYPE_DH_KEYPAIR, dh_ids, &f, 2048, 2040);
+	Do_ADBG_EndSubCase(c, NULL);
+	Do_ADBG_BeginSubCase(c,
+			     "DSA: a 128-byte prime whose top byte is 0x7f makes a 1024-bit key");
+	if (ADBG_EXPECT_TRUE(c, ct_host_group("dh_1024_160", &f))) {
+		f.p[0] = 0x7f;
+		f.g[0] = 4;
+		f.g_len = 1;
+		ffc_short_top(c, &s, TEE_TYPE_DSA_KEYPAIR, dsa_ids, &f, 1024, 0);
+	}
+	Do_ADBG_EndSubCase(c, NULL);
+	TEEC_CloseSession(&s);
+}
+ADBG_CASE_DEFINE(regression, 4219, xtest_tee_test_4219,
+		 "DH and DSA key sizes count the prime's bytes, as OP-TEE");

@@ -172,8 +172,12 @@ out:
 
 /* ---- DSA and DH: a key in a given domain ---- */
 
-/* Bits of a big-endian buffer parameter (0 when absent). */
-static uint32_t param_bits(const TEE_Attribute *params, uint32_t count, uint32_t id)
+/*
+ * A key size as OP-TEE counts a DH or DSA prime's: 8 times its length in
+ * bytes, leading zeros left out, so a 256-byte prime is a 2048-bit key
+ * whatever its top byte (0 without the attribute).
+ */
+static uint32_t param_size_bits(const TEE_Attribute *params, uint32_t count, uint32_t id)
 {
 	const TEE_Attribute *a = param(params, count, id);
 	const uint8_t *p = NULL;
@@ -184,9 +188,7 @@ static uint32_t param_bits(const TEE_Attribute *params, uint32_t count, uint32_t
 	p = a->content.ref.buffer;
 	len = a->content.ref.length;
 	bo_strip(&p, &len);
-	if (!len)
-		return 0;
-	return (uint32_t)(len * 8) - (uint32_t)__builtin_clz((unsigned int)p[0]) + 24;
+	return len > UINT32_MAX / 8 ? 0 : (uint32_t)(len * 8);
 }
 
 /* Copies the domain parameters the caller gave into o. */
@@ -260,8 +262,8 @@ static TEE_Result dsa_keygen(struct tee_obj *o, uint32_t bits, const TEE_Attribu
 	if (!ffc_nums_get(bc, &n))
 		goto out;
 	res = TEE_ERROR_BAD_PARAMETERS;
-	/* A prime of the size asked, 1 < q < p, 1 < g < p */
-	if (param_bits(params, count, TEE_ATTR_DSA_PRIME) != bits ||
+	/* A prime of the size asked (in whole bytes, as OP-TEE), 1 < q < p, 1 < g < p */
+	if (param_size_bits(params, count, TEE_ATTR_DSA_PRIME) != bits ||
 	    !param_bn(params, count, TEE_ATTR_DSA_PRIME, n.p) ||
 	    !param_bn(params, count, TEE_ATTR_DSA_SUBPRIME, n.q) ||
 	    !param_bn(params, count, TEE_ATTR_DSA_BASE, n.g) || !BN_is_odd(n.p) ||
@@ -312,8 +314,11 @@ static TEE_Result dh_keygen(struct tee_obj *o, uint32_t bits, const TEE_Attribut
 		goto out;
 	res = TEE_ERROR_BAD_PARAMETERS;
 	has_q = param_bn(params, count, TEE_ATTR_DH_SUBPRIME, n.q);
-	/* A prime of the size asked, a base in 2..p-2, a private value smaller than both */
-	if (param_bits(params, count, TEE_ATTR_DH_PRIME) != bits ||
+	/*
+	 * A prime of the size asked (in whole bytes, as OP-TEE), a base in
+	 * 2..p-2, a private value smaller than both
+	 */
+	if (param_size_bits(params, count, TEE_ATTR_DH_PRIME) != bits ||
 	    !param_bn(params, count, TEE_ATTR_DH_PRIME, n.p) ||
 	    !param_bn(params, count, TEE_ATTR_DH_BASE, n.g) || !BN_is_odd(n.p) ||
 	    BN_cmp(n.g, BN_value_one()) <= 0 || !BN_sub(n.t, n.p, BN_value_one()) ||
