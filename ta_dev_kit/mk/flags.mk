@@ -28,8 +28,7 @@ tdk-user-rm = $(CFLAGS_REMOVE) $(CPPFLAGS_REMOVE) $(AFLAGS_REMOVE) $(CXXFLAGS_RE
 tdk-user-ldflags = $(foreach f,$(LDFLAGS),-Wl,$f)
 
 tdk-warnings := -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers \
-	-Wpointer-arith -Wshadow -Wundef -Wformat=2 -Wwrite-strings \
-	-Werror=implicit-function-declaration
+	-Wpointer-arith -Wshadow -Wundef -Wformat=2 -Wwrite-strings
 ifeq ($(CFG_WERROR),y)
 tdk-warnings += -Werror
 endif
@@ -41,7 +40,9 @@ endif
 # -Bsymbolic (its calls to its own functions stay inside it); a TA library
 # likewise (shlib.mk).
 tdk-common := -fPIC -g -O$(CFG_CC_OPT_LEVEL) -fno-common
-tdk-cflags := -std=gnu11 $(tdk-common) $(tdk-warnings) -Wmissing-prototypes -Wstrict-prototypes
+# C only: g++ warns of each of these as not valid for C++.
+tdk-cflags := -std=gnu11 $(tdk-common) $(tdk-warnings) -Wmissing-prototypes -Wstrict-prototypes \
+	-Werror=implicit-function-declaration
 tdk-cxxflags := -std=gnu++17 $(tdk-common) $(tdk-warnings)
 tdk-aflags := -fPIC -g -D__ASSEMBLY__
 

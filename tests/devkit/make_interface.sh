@@ -112,6 +112,9 @@ make -C "$TA" TA_DEV_KIT_DIR="$KIT" O="$WORK/out" > "$WORK/build.log" 2>&1 ||
 grep -qx "link-out-dir=$WORK/out" "$WORK/build.log" ||
 	{ cat "$WORK/build.log"; fail "link-out-dir is not the output directory"; }
 echo "ok: CFG_ forms, the Makefile's flags, gensrcs-y, a sub.mk's CFG_, C++ with -Werror"
+# The C++ source gets no flag that is C's only (g++ would warn of it).
+grep -i 'not valid for C++' "$WORK/build.log" && fail "a C-only flag reached the C++ compiler"
+echo "ok: no C-only flag reaches the C++ compiler"
 nm "$WORK/out/$UUID.elf" | grep -qi '^0*5eed a tdk_ldflags_seen$' ||
 	fail "the Makefile's LDFLAGS did not reach the linker"
 echo "ok: LDFLAGS reach the linker"
