@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "buf.h"
 #include "frame.h"
@@ -94,8 +95,27 @@ struct endpoint {
 	uint8_t locality;   /* swtpm: set on the control channel for the data channel */
 };
 
+/*
+ * Who may reach the bridge. Unix sockets are the bridge's user's only
+ * (0600), or with group_set also group gid's (0660, given to the group).
+ * TCP addresses, open to every local user whatever the address, only with
+ * tcp (--tcp), and each then says so in the log.
+ */
+struct listen_policy {
+	bool tcp;
+	bool group_set;
+	gid_t gid;
+};
+
 /* Binds and listens on e's two sockets. 0, or -1 after logging why. */
-int listen_open(struct endpoint *e);
+int listen_open(struct endpoint *e, const struct listen_policy *p);
+/*
+ * The directory of the default Unix sockets: $XDG_RUNTIME_DIR/swtee-tpm,
+ * else /tmp/swtee-tpm-UID, made when missing and refused unless a directory
+ * (not a link) of the bridge's user that no one else may write; then made
+ * 0700, or 0710 for p's group. out[n]; 0, or -1 after logging why.
+ */
+int listen_default_dir(const struct listen_policy *p, char *out, size_t n);
 /* Closes them and removes Unix socket files. */
 void listen_close(struct endpoint *e);
 

@@ -1,6 +1,8 @@
 /*
- * The bridge's listening sockets: TCP (loopback unless told otherwise) or
- * Unix sockets that only the bridge's user may connect to.
+ * The bridge's listening sockets: Unix sockets that only the bridge's user
+ * (or the members of --socket-group) may connect to, or, with --tcp only,
+ * TCP ports (loopback unless told otherwise), which every local user
+ * reaches.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -36,7 +38,7 @@ static bool is_loopback(const struct sockaddr *sa)
 }
 
 /* A Unix socket at path, replacing a stale one nobody listens on. */
-static int listen_unix(const char *path)
+static int listen_unix(const char *path, const struct listen_policy *p)
 {
 	struct sockaddr_un sa = {.sun_family = AF_UNIX};
 	mode_t old = 0;
@@ -66,9 +68,14 @@ static int listen_unix(const char *path)
 		if (fd < 0)
 			return -1;
 	}
+	/* Nobody else's from the start: bound under umask 077, then opened to the group. */
 	old = umask(077);
 	r = bind(fd, (struct sockaddr *)&sa, sizeof(sa));
 	umask(old);
+	if (!r && p->group_set)
+		r = chown(path, (uid_t)-1, p->gid);
+	if (!r)
+		r = chmod(path, p->group_set ? 0660 : 0600);
 	if (r || listen(fd, BACKLOG)) {
 		log_error("%s: %s", path, strerror(errno));
 		close(fd);
@@ -136,7 +143,7 @@ static int parse_tcp(const char *addr, char *host, size_t n, unsigned int *port)
 	return 0;
 }
 
-int listen_open(struct endpoint *e)
+int listen_open(struct endpoint *e, const struct listen_policy *p)
 {
 	char *paths[2] = {NULL, NULL};
 	const char *path = NULL;
@@ -154,7 +161,7 @@ int listen_open(struct endpoint *e)
 			goto out;
 		}
 		for (int i = 0; i < 2; i++) {
-			e->fd[i] = listen_unix(paths[i]);
+			e->fd[i] = listen_unix(paths[i], p);
 			if (e->fd[i] < 0)
 				goto out;
 			/* Ours to remove at exit, now that it is bound. */
@@ -173,12 +180,23 @@ int listen_open(struct endpoint *e)
 			log_error("%s: not PORT, HOST:PORT or a Unix socket path", e->addr);
 			goto out;
 		}
+		if (!p->tcp) {
+			log_error("%s: a TCP port is open to every local user, who could then "
+				  "extend and reset PCRs or clear the TPM: pass --tcp to serve on "
+				  "one anyway, or give a Unix socket path (unix:PATH)",
+				  e->addr);
+			goto out;
+		}
 		for (int i = 0; i < 2; i++) {
 			e->fd[i] = listen_tcp(host, port + (unsigned int)i);
 			if (e->fd[i] < 0)
 				goto out;
 			log_info("%s on %s:%u", kind_name(e, i), host, port + (unsigned int)i);
 		}
+		log_error("warning: %s:%u-%u is TCP, open to every local user: any of them "
+			  "can drive the TPM (extend and reset PCRs, evict keys, clear it); the "
+			  "default Unix sockets are the bridge's user's only",
+			  host, port, port + 1);
 	}
 	rc = 0;
 out:
@@ -187,6 +205,48 @@ out:
 	if (rc)
 		listen_close(e);
 	return rc;
+}
+
+int listen_default_dir(const struct listen_policy *p, char *out, size_t n)
+{
+	const char *xdg = getenv("XDG_RUNTIME_DIR");
+	const char *why = NULL;
+	struct stat st;
+	int r = 0;
+
+	if (xdg && *xdg)
+		r = snprintf(out, n, "%s/swtee-tpm", xdg);
+	else
+		r = snprintf(out, n, "/tmp/swtee-tpm-%u", (unsigned int)geteuid());
+	if (r < 0 || (size_t)r >= n) {
+		log_error("the default socket directory's path is too long");
+		return -1;
+	}
+	if ((mkdir(out, 0700) && errno != EEXIST) || lstat(out, &st)) {
+		log_error("%s: %s", out, strerror(errno));
+		return -1;
+	}
+	if (S_ISLNK(st.st_mode))
+		why = "it is a symbolic link";
+	else if (!S_ISDIR(st.st_mode))
+		why = "it is not a directory";
+	else if (st.st_uid != geteuid())
+		why = "another user owns it";
+	else if (st.st_mode & 022)
+		why = "others may write to it";
+	if (why) {
+		log_error("refusing the socket directory %s: %s, so another user could stand "
+			  "in for the TPM; remove it, or name the sockets with --mssim and "
+			  "--swtpm",
+			  out, why);
+		return -1;
+	}
+	if ((p->group_set && chown(out, (uid_t)-1, p->gid)) ||
+	    chmod(out, p->group_set ? 0710 : 0700)) {
+		log_error("%s: %s", out, strerror(errno));
+		return -1;
+	}
+	return 0;
 }
 
 void listen_close(struct endpoint *e)
