@@ -1,7 +1,10 @@
 #include "memfd.h"
 
 #include <fcntl.h>
+#include <linux/magic.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 int memfd_new_sealed(const char *name, size_t size)
@@ -16,4 +19,19 @@ int memfd_new_sealed(const char *name, size_t size)
 		return -1;
 	}
 	return fd;
+}
+
+long long memfd_safe_size(int fd, int seals)
+{
+	struct statfs fs;
+	struct stat st;
+	int have = fcntl(fd, F_GET_SEALS);
+
+	if (have < 0 || (have & seals) != seals || fstat(fd, &st) || !S_ISREG(st.st_mode) ||
+	    st.st_size <= 0)
+		return -1;
+	/* A memfd's pages are shmem's (TMPFS_MAGIC); MFD_HUGETLB ones are hugetlbfs's. */
+	if (fstatfs(fd, &fs) || fs.f_type != TMPFS_MAGIC)
+		return -1;
+	return (long long)st.st_size;
 }

@@ -11,4 +11,12 @@
  */
 int memfd_new_sealed(const char *name, size_t size);
 
+/*
+ * Is fd memory whose mapping can never fault: ordinary shared memory (a
+ * memfd or a tmpfs file, not hugetlb pages, which can run out under a
+ * reader) carrying every seal of seals? Returns its size, or -1 (also for an
+ * empty one).
+ */
+long long memfd_safe_size(int fd, int seals);
+
 #endif

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "log.h"
+#include "memfd.h"
 #include "paths.h"
 #include "runtime.h"
 
@@ -230,13 +231,11 @@ static bool reply(struct rt_session *s, TEE_Result res, uint32_t origin, uint32_
 
 static TEE_Result map_ctl_page(struct rt_session *s, struct msg_fds *fds)
 {
-	struct stat st;
 	int fd = fds->n ? fds->fd[0] : -1;
-	int seals = fd >= 0 ? fcntl(fd, F_GET_SEALS) : -1;
+	long long size = fd >= 0 ? memfd_safe_size(fd, F_SEAL_SHRINK) : -1;
 	void *p = NULL;
 
-	if (seals < 0 || !(seals & F_SEAL_SHRINK) || fstat(fd, &st) ||
-	    (size_t)st.st_size < sizeof(*s->ctl))
+	if (size < (long long)sizeof(*s->ctl))
 		return TEE_ERROR_BAD_PARAMETERS;
 	p = mmap(NULL, sizeof(*s->ctl), PROT_READ, MAP_SHARED, fd, 0);
 	if (p == MAP_FAILED)

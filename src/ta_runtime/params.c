@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "log.h"
+#include "memfd.h"
 #include "runtime.h"
 
 static struct rt_shm *shm_find(struct rt_session *s, uint32_t id)
@@ -42,13 +43,10 @@ void rt_shm_release_all(struct rt_session *s)
 
 static TEE_Result shm_map(struct rt_session *s, uint32_t id, int fd)
 {
-	struct stat st;
-	int seals = fcntl(fd, F_GET_SEALS);
+	long long size = memfd_safe_size(fd, F_SEAL_SHRINK | F_SEAL_GROW);
 	void *p = NULL;
 
-	if (seals < 0 || (seals & (F_SEAL_SHRINK | F_SEAL_GROW)) != (F_SEAL_SHRINK | F_SEAL_GROW))
-		return TEE_ERROR_BAD_PARAMETERS;
-	if (fstat(fd, &st) || st.st_size <= 0)
+	if (size < 0)
 		return TEE_ERROR_BAD_PARAMETERS;
 	if (s->nshm >= RT_SHM_MAX)
 		return TEE_ERROR_OUT_OF_MEMORY;
@@ -57,12 +55,12 @@ static TEE_Result shm_map(struct rt_session *s, uint32_t id, int fd)
 		if (!s->shm)
 			return TEE_ERROR_OUT_OF_MEMORY;
 	}
-	p = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	p = mmap(NULL, (size_t)size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (p == MAP_FAILED)
 		return TEE_ERROR_OUT_OF_MEMORY;
 	s->shm[s->nshm].id = id;
 	s->shm[s->nshm].map = p;
-	s->shm[s->nshm].size = (size_t)st.st_size;
+	s->shm[s->nshm].size = (size_t)size;
 	s->nshm++;
 	return TEE_SUCCESS;
 }

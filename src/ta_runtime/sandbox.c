@@ -53,15 +53,16 @@ static void on_sigsys(int sig, siginfo_t *si, void *uc)
 	(void)sig;
 	(void)uc;
 	name = seccomp_syscall_resolve_num_arch(SCMP_ARCH_NATIVE, si->si_syscall);
-	n = snprintf(line, sizeof(line), "sandbox refused system call %s (%d)\n",
-		     name ? name : "?", si->si_syscall);
+	n = snprintf(line, sizeof(line), "sandbox refused system call %s (%d)\n", name ? name : "?",
+		     si->si_syscall);
 	if (n > 0)
 		(void)!write(STDERR_FILENO, line,
 			     (size_t)n < sizeof(line) ? (size_t)n : sizeof(line));
 	_exit(75);
 }
 
-static uint64_t vm_size(void)
+/* A size of this process's, in bytes, from /proc/self/status: key "VmSize:", "VmData:". */
+static uint64_t vm_status(const char *key)
 {
 	char line[256];
 	uint64_t kib = 0;
@@ -70,7 +71,8 @@ static uint64_t vm_size(void)
 	if (!f)
 		return 0;
 	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "VmSize: %lu kB", &kib) == 1)
+		if (!strncmp(line, key, strlen(key)) &&
+		    sscanf(line + strlen(key), " %lu kB", &kib) == 1)
 			break;
 	fclose(f);
 	return kib * 1024;
@@ -171,6 +173,7 @@ static int allowlist_compile(void)
 	    SCMP_SYS(pwrite64),
 	    SCMP_SYS(close),
 	    SCMP_SYS(fstat),
+	    SCMP_SYS(fstatfs), /* is a memfd from a client hugetlb? (memfd_safe_size) */
 	    SCMP_SYS(lseek),
 	    SCMP_SYS(munmap),
 	    SCMP_SYS(mremap),
@@ -269,7 +272,7 @@ static uint64_t spare_vm;
 
 int rt_sandbox_prepare(void)
 {
-	spare_vm = vm_size();
+	spare_vm = vm_status("VmSize:");
 	return allowlist_compile();
 }
 
@@ -277,6 +280,7 @@ const char *rt_sandbox_enter(uint32_t data_size, uint32_t stack_size)
 {
 	struct sigaction sa = {.sa_sigaction = on_sigsys, .sa_flags = SA_SIGINFO};
 	uint64_t as = spare_vm;
+	uint64_t data = 0;
 	bool ns = false;
 
 	if (getenv("SWTEE_TA_NO_SANDBOX"))
@@ -293,8 +297,22 @@ const char *rt_sandbox_enter(uint32_t data_size, uint32_t stack_size)
 	/* The sanitizers reserve terabytes of address space: no AS limit there. */
 	if (as)
 		limit(RLIMIT_AS, as + data_size + stack_size + SHM_WINDOW + RUNTIME_SLACK);
+	/*
+	 * What the TA may commit: private memory (malloc, anonymous maps; the
+	 * client's shared memory and the TEE_Malloc heap are shared maps and not
+	 * counted) as much as TA_DATA_SIZE past what is mapped now, plus the
+	 * runtime's slack; any one memory file as large. Past a file's limit a
+	 * write or resize fails with EFBIG rather than ending the instance.
+	 */
+	data = vm_status("VmData:");
+	if (data) {
+		limit(RLIMIT_DATA, data + data_size + RUNTIME_SLACK);
+		limit(RLIMIT_FSIZE, (rlim_t)data_size + RUNTIME_SLACK);
+		signal(SIGXFSZ, SIG_IGN);
+	}
 #else
 	(void)as;
+	(void)data;
 	(void)data_size;
 	(void)stack_size;
 #endif

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # What one user may hold: with small limits, user a takes all it may of each
 # (connections, sessions on one connection, TA processes, TA processes its TA
-# starts TA to TA, opens a stalled supplicant keeps waiting); the next is
+# starts TA to TA, opens a stalled supplicant keeps waiting, memory a TA
+# commits past its TA_DATA_SIZE and the runtime's slack); the next is
 # refused with TEEC_ERROR_BUSY and a log line naming the user and the limit,
 # while user b is served. STATUS tells a user its own counts only. Needs root
 # (to make users); prints "N passed, M failed" last.
@@ -74,6 +75,13 @@ check "user b's STATUS: its own sessions only" "^TA instances: +0 sessions: +0 $
 	"$(as_user swtee-t-b "$run/build/bin/swtee" status | grep -E "instances|sessions" | tr '\n' ' ')"
 check "root's STATUS: the whole TEE's" "^TA instances: +4 sessions: +4 $" \
 	"$("$run/build/bin/swtee" status | grep -E "instances|sessions" | tr '\n' ' ')"
+# Memory: a TA of TA_DATA_SIZE 1 MiB has its runtime's slack, not 500 MiB.
+check "a TA commits 8 MiB with malloc (the runtime's slack)" "^commit 1 0$" \
+	"$(once swtee-t-b commit 8 malloc)"
+for how in malloc mmap memfd; do
+	check "a TA of 1 MiB cannot commit 256 MiB ($how), and lives on" "^commit 0 0$" \
+		"$(once swtee-t-b commit 256 $how)"
+done
 stop_core
 
 start_core --max-clients-per-user 4 --max-sessions-per-client 3 --max-instances-per-user 3

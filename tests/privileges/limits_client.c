@@ -8,8 +8,12 @@
  *                              session is a process of its own
  *   limits_client fanout N     a session on the hostile TA, which opens N
  *                              sessions on the basic TA, TA to TA
+ *   limits_client commit N malloc|mmap|memfd
+ *                              the hostile TA commits N MiB that way: "got"
+ *                              is 1 if it had it all
  * Prints "<mode> <how many it got> <the first refusal, hex, or 0>".
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,6 +94,25 @@ static unsigned fanout(unsigned n, TEEC_Result *refusal)
 	return op.params[1].value.a;
 }
 
+static unsigned commit(unsigned mib, const char *how, TEEC_Result *refusal)
+{
+	static const TEEC_UUID hostile = TA_HOSTILE_UUID;
+	TEEC_Operation op;
+	uint32_t orig = 0;
+
+	*refusal = TEEC_InitializeContext(NULL, &ctx[0]);
+	if (!*refusal)
+		*refusal = open_on(&ctx[0], &sess[0], &hostile);
+	if (*refusal)
+		return 0;
+	memset(&op, 0, sizeof(op));
+	op.paramTypes = TEEC_PARAM_TYPES(TEEC_VALUE_INPUT, TEEC_VALUE_OUTPUT, TEEC_NONE, TEEC_NONE);
+	op.params[0].value.a = mib;
+	op.params[0].value.b = !strcmp(how, "malloc") ? 0 : !strcmp(how, "mmap") ? 1 : 2;
+	*refusal = TEEC_InvokeCommand(&sess[0], TA_HOSTILE_CMD_COMMIT, &op, &orig);
+	return *refusal ? 0 : op.params[1].value.a;
+}
+
 int main(int argc, char **argv)
 {
 	TEEC_Result refusal = TEEC_SUCCESS;
@@ -97,11 +120,17 @@ int main(int argc, char **argv)
 	unsigned n = argc > 2 ? (unsigned)strtoul(argv[2], NULL, 10) : 0;
 	char c = 0;
 
-	if (argc < 3 || n > MAX_HOLD || (!strcmp(argv[1], "sessions") && argc != 4)) {
-		fprintf(stderr, "usage: limits_client conns|sessions|fanout N [single|multi]\n");
+	bool commits = argc > 1 && !strcmp(argv[1], "commit");
+
+	if (argc < 3 || (n > MAX_HOLD && !commits) ||
+	    ((!strcmp(argv[1], "sessions") || commits) && argc != 4)) {
+		fprintf(stderr, "usage: limits_client conns|sessions|fanout N [single|multi]\n"
+				"       limits_client commit MIB malloc|mmap|memfd\n");
 		return 2;
 	}
-	if (!strcmp(argv[1], "conns"))
+	if (commits)
+		got = commit(n, argv[3], &refusal);
+	else if (!strcmp(argv[1], "conns"))
 		got = conns(n, &refusal);
 	else if (!strcmp(argv[1], "sessions"))
 		got = sessions(n, argv[3], &refusal);

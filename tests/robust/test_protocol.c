@@ -1523,6 +1523,36 @@ out:
 }
 
 /*
+ * Sealed hugetlb pages: with every free huge page taken, a hole the client
+ * punches in them makes the TA's next read fault (SIGBUS), and with it
+ * every session of a shared instance. The runtime refuses them before
+ * mapping: BAD_PARAMETERS (a map that failed for want of huge pages would
+ * say OUT_OF_MEMORY).
+ */
+static void ta_hugetlb_case(const struct ta_target *t, struct raw *rs, int out)
+{
+	struct ta_req q;
+	uint32_t res = 0;
+	enum outcome o = OUT_UNSENT;
+	int huge = memfd_create("robust-huge", MFD_CLOEXEC | MFD_ALLOW_SEALING | MFD_HUGETLB);
+	int fds[2] = {huge, out};
+
+	if (huge < 0 || ftruncate(huge, 2 << 20) || fcntl(huge, F_ADD_SEALS, SEALED)) {
+		skip("%s TA: hugetlb shm: this kernel makes no sealed hugetlb memfd (%s)", t->name,
+		     strerror(errno));
+		if (huge >= 0)
+			close(huge);
+		return;
+	}
+	q = reverse_req(TA_BASIC_CMD_REVERSE, (struct wire_param){34, 0, 0, 16},
+			(struct wire_param){35, 1, 0, 16});
+	o = ta_send(rs, &q, fds, 2, &res);
+	ta_judge(t, "a sealed hugetlb memfd as shm is refused before it is mapped", rs, true, o,
+		 res, bad_params_serving);
+	close(huge);
+}
+
+/*
  * Shared memory the client could shrink: a TA that mapped it would fault
  * (SIGBUS) once the client truncates it, so the runtime must refuse it.
  */
@@ -1574,6 +1604,7 @@ static void ta_unsealed_cases(const struct ta_target *t)
 	o = ta_send(&rs, &q, fds, 2, &res);
 	ta_judge(t, "a memfd sealed against shrinking but not growing is refused", &rs, true, o,
 		 res, any_error);
+	ta_hugetlb_case(t, &rs, out);
 out:
 	raw_close(&rs);
 	if (loose >= 0)

@@ -241,23 +241,21 @@ void worker_detach(struct worker *w)
  */
 static int heap_map(int fd, const uint8_t **heap, size_t *len)
 {
-	struct stat st;
-	int seals = fcntl(fd, F_GET_SEALS);
+	long long size = memfd_safe_size(fd, F_SEAL_SHRINK);
 	void *p = MAP_FAILED;
 
 	*heap = NULL;
 	*len = 0;
-	if (seals < 0 || !(seals & F_SEAL_SHRINK) || fstat(fd, &st) || !S_ISREG(st.st_mode) ||
-	    st.st_size <= 0 || (uint64_t)st.st_size > HEAP_MAX)
+	if (size < 0 || (uint64_t)size > HEAP_MAX)
 		return -1;
-	p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+	p = mmap(NULL, (size_t)size, PROT_READ, MAP_SHARED, fd, 0);
 	if (p == MAP_FAILED) {
 		log_info("cannot map an instance's heap (%s): its writes come through the window",
 			 strerror(errno));
 		return 0;
 	}
 	*heap = p;
-	*len = (size_t)st.st_size;
+	*len = (size_t)size;
 	return 0;
 }
 

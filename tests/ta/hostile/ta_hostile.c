@@ -7,6 +7,8 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <sys/ptrace.h>
 #include <sys/socket.h>
@@ -70,6 +72,41 @@ static TEE_Result stdio_games(uint32_t types, TEE_Param p[TEE_NUM_PARAMS])
 	if (p[0].value.a)
 		TEE_Panic(0x5a5a);
 	return TEE_SUCCESS;
+}
+
+/* Whether n bytes could be had the way how says (TA_HOSTILE_CMD_COMMIT), every page touched. */
+static bool commit(size_t n, uint32_t how)
+{
+	uint8_t *p = NULL;
+	bool got = false;
+	int fd = -1;
+
+	if (how == 0) {
+		p = malloc(n);
+		got = p != NULL;
+		if (got)
+			memset(p, 0x5a, n);
+		free(p);
+		return got;
+	}
+	if (how == 2) {
+		fd = memfd_create("hostile-commit", MFD_CLOEXEC);
+		if (fd < 0 || ftruncate(fd, (off_t)n)) {
+			if (fd >= 0)
+				close(fd);
+			return false;
+		}
+	}
+	p = mmap(NULL, n, PROT_READ | PROT_WRITE, fd < 0 ? MAP_PRIVATE | MAP_ANONYMOUS : MAP_SHARED,
+		 fd, 0);
+	got = p != MAP_FAILED;
+	if (got) {
+		memset(p, 0x5a, n);
+		munmap(p, n);
+	}
+	if (fd >= 0)
+		close(fd);
+	return got;
 }
 
 TEE_Result TA_CreateEntryPoint(void)
@@ -156,6 +193,9 @@ TEE_Result TA_InvokeCommandEntryPoint(void *ctx, uint32_t cmd, uint32_t types,
 		return test_pta_system(p[2].value.a, p);
 	case TA_HOSTILE_CMD_STDIO:
 		return stdio_games(types, p);
+	case TA_HOSTILE_CMD_COMMIT:
+		p[1].value.a = commit((size_t)p[0].value.a << 20, p[0].value.b);
+		return TEE_SUCCESS;
 	case TA_HOSTILE_CMD_RAW_OPEN_TA:
 		return hostile_raw_open_ta(p);
 	case TA_HOSTILE_CMD_FORGE_DERIVE:

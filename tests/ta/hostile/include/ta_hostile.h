@@ -56,6 +56,12 @@
  * nonzero panics after that line.
  */
 #define TA_HOSTILE_CMD_STDIO 25
+/*
+ * Commits value[0].a MiB of memory and touches every page: value[0].b = 0
+ * with malloc, 1 with an anonymous map, 2 in a memfd of its own. value[1].a
+ * out = 1 if it had it all (TA_DATA_SIZE is 1 MiB).
+ */
+#define TA_HOSTILE_CMD_COMMIT 26
 
 /*
  * Single-instance, multi-session, keep-alive builds of the hostile TA
