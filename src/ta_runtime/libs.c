@@ -12,11 +12,12 @@
  * what is loaded: the TA itself (NULL) and its libraries, by UUID. Any other
  * name gets NULL and a dlerror() message, never a path search.
  *
- * dl_iterate_phdr() with a callback of the TA's (or of one of its
- * libraries') is OP-TEE's: every loaded object is visited whatever the
- * callback returns, and the call returns what the last visit returned.
- * Any other callback (the runtime's, the C++ unwinder's) gets glibc's,
- * which stops at the first nonzero return.
+ * dl_iterate_phdr() in a TA is OP-TEE's: every loaded object is visited
+ * whatever the callback returns, and the call returns what the last visit
+ * returned (glibc's stops at the first nonzero return). The kit's <link.h>
+ * names swtee_ta_dl_iterate_phdr in its place, so only code built against
+ * the kit gets it; glibc's own stays as it is for everything else in the
+ * process (the runtime, the unwinder, the sanitizers' runtime).
  */
 #include <dlfcn.h>
 #include <fcntl.h>
@@ -144,17 +145,13 @@ void rt_libs_lock(void)
  * The C library's dlopen and dlerror, found once before anything needs
  * them: looking them up later would clear the error dlerror() is to give.
  */
-typedef int (*phdr_cb)(struct dl_phdr_info *, size_t, void *);
-
 static void *(*libc_dlopen)(const char *, int);
 static char *(*libc_dlerror)(void);
-static int (*libc_iterate_phdr)(phdr_cb, void *);
 
 static void __attribute__((constructor)) libs_init(void)
 {
 	libc_dlopen = (void *(*)(const char *, int))dlsym(RTLD_NEXT, "dlopen");
 	libc_dlerror = (char *(*)(void))dlsym(RTLD_NEXT, "dlerror");
-	libc_iterate_phdr = (int (*)(phdr_cb, void *))dlsym(RTLD_NEXT, "dl_iterate_phdr");
 }
 
 static void *real_dlopen(const char *file, int mode)
@@ -242,24 +239,7 @@ char *dlerror(void)
 	return real_dlerror();
 }
 
-/* Is the code at addr the TA's or one of its libraries'? */
-static bool ta_code(const void *addr)
-{
-	struct link_map *map = NULL;
-	struct link_map *ta = NULL;
-	Dl_info info;
-	int pid = 0;
-	int fd = -1;
-	int end = 0;
-
-	if (!dladdr1(addr, &info, (void **)&map, RTLD_DL_LINKMAP) || !map)
-		return false;
-	if (rt.ta.handle && !dlinfo(rt.ta.handle, RTLD_DI_LINKMAP, &ta) && ta == map)
-		return true;
-	/* The TA and its libraries are the objects mapped from descriptors. */
-	return map->l_name && sscanf(map->l_name, "/proc/%d/fd/%d%n", &pid, &fd, &end) == 2 &&
-	       !map->l_name[end] && pid == (int)getpid();
-}
+typedef int (*phdr_cb)(struct dl_phdr_info *, size_t, void *);
 
 struct visit_all {
 	phdr_cb cb;
@@ -275,14 +255,14 @@ static int visit_one(struct dl_phdr_info *info, size_t size, void *arg)
 	return 0;
 }
 
-int dl_iterate_phdr(phdr_cb cb, void *arg)
+/* The TA's dl_iterate_phdr (the kit's <link.h>). */
+int swtee_ta_dl_iterate_phdr(phdr_cb cb, void *arg);
+int swtee_ta_dl_iterate_phdr(phdr_cb cb, void *arg)
 {
 	struct visit_all v = {.cb = cb, .arg = arg, .last = 0};
 
-	if (!libc_iterate_phdr || !cb)
+	if (!cb)
 		return 0;
-	if (!ta_code((const void *)cb))
-		return libc_iterate_phdr(cb, arg);
-	libc_iterate_phdr(visit_one, &v);
+	dl_iterate_phdr(visit_one, &v);
 	return v.last;
 }
