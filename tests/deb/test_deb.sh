@@ -2,7 +2,7 @@
 # The Debian packages, installed as a user installs them, in a fresh Debian
 # root: a minbase bookworm made by debootstrap (cached as a tarball, so only
 # the first run downloads it), where `apt install ./*.deb` brings their
-# dependencies from Debian. In that root, swteed and tee-supplicant start as
+# dependencies from Debian (kept in the cache for the next run too). In that root, swteed and tee-supplicant start as
 # their systemd units say (ExecStart=, User=, Group=, SupplementaryGroups=,
 # UMask=, NoNewPrivileges=), and a user of the group "tee" runs the
 # installed xtest against them with the default paths, storage included;
@@ -92,6 +92,9 @@ mount -t tmpfs -o mode=1777 tmpfs "$root/dev/shm"
 mount -t proc proc "$root/proc"
 mount -t sysfs -o ro sysfs "$root/sys"
 mount -t tmpfs tmpfs "$root/run"
+# Debian's packages the root downloads are kept for the next run.
+mkdir -p "$CACHE/archives/partial"
+mount --bind "$CACHE/archives" "$root/var/cache/apt/archives"
 mount -t tmpfs tmpfs "$root/tmp"
 chmod 1777 "$root/tmp"
 cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null
@@ -103,9 +106,8 @@ in_root() { chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
 
 mkdir "$root/tmp/debs"
 cp "$DEB_DIR"/*.deb "$root/tmp/debs/"
-debs=$(cd "$root/tmp/debs" && ls ./*.deb | tr '\n' ' ')
-check "apt install ./*.deb in a fresh $SUITE root ($debs)" \
-	in_root sh -c "apt-get update -qq && cd /tmp/debs && apt-get install -y -q $debs"
+check "apt install ./*.deb in a fresh $SUITE root ($(cd "$DEB_DIR" && echo *.deb))" \
+	in_root sh -c 'apt-get update -qq && cd /tmp/debs && apt install -y -q -o APT::Keep-Downloaded-Packages=true ./*.deb'
 stamp "packages installed"
 
 # What the packages hold: the shipped TAs, none of the test TAs.
@@ -142,13 +144,12 @@ unit_run() {
 	local u=$1 groups nnp=
 	groups=$(unit_key "$u" SupplementaryGroups | tr ' ' ',')
 	[ "$(unit_key "$u" NoNewPrivileges)" = yes ] && nnp=--no-new-privs
-	# shellcheck disable=SC2046
 	chroot "$root" /usr/bin/env -i PATH=/usr/bin:/bin sh -c \
 		"umask $(unit_key "$u" UMask); exec setpriv --reuid=$(unit_key "$u" User) \
 		--regid=$(unit_key "$u" Group) --groups=$groups $nnp -- $(unit_key "$u" ExecStart)"
 }
-mkdir -p "$root/run/swtee"
-in_root systemd-tmpfiles --create swtee.conf >/dev/null 2>&1
+# What boot does for /run (the package's postinst did it once already).
+in_root systemd-tmpfiles --create swtee.conf
 unit_run swteed.service >"$work/swteed.log" 2>&1 &
 core=$!
 for _ in $(seq 100); do [ -S "$root/run/swtee/supplicant.sock" ] && break; sleep 0.05; done
