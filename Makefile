@@ -165,7 +165,7 @@ deb:
 		git ls-files -z --cached --others --exclude-standard | \
 			tar --null -T - --ignore-failed-read -cf - 2>/dev/null; \
 	else \
-		tar --exclude='./build*' --exclude='./state' -cf - .; \
+		tar --exclude='./build*' --exclude='./state' --exclude=./.git -cf - .; \
 	fi | tar -xf - -C $(DEB_DIR)/swtee
 	@cd $(DEB_DIR)/swtee && if ! dpkg-checkbuilddeps 2>/dev/null; then \
 		if [ "$$(id -u)" = 0 ]; then \

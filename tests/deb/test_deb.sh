@@ -133,6 +133,16 @@ check "man pages of every command" in_root sh -c 'for p in man8/swteed.8 man8/te
 	[ -s /usr/share/man/$p.gz ] || { echo "missing $p"; exit 1; }; done'
 check "the units name installed paths" in_root sh -c \
 	'! grep -n /usr/local /lib/systemd/system/swteed.service /lib/systemd/system/tee-supplicant.service'
+check "every page and file a unit's Documentation= names is installed" in_root sh -c \
+	'for ref in $(sed -n "s/^Documentation=//p" /lib/systemd/system/swteed.service \
+		/lib/systemd/system/tee-supplicant.service); do
+		case $ref in
+		man:*) n=${ref#man:}; s=${n#*\(}; s=${s%\)}; f=/usr/share/man/man$s/${n%%\(*}.$s.gz ;;
+		file://*) f=${ref#file://} ;;
+		*) echo "unknown $ref"; exit 1 ;;
+		esac
+		[ -s "$f" ] || { echo "$ref: no $f"; exit 1; }
+	done'
 
 # The regression cases need the test TAs: copied in by the test.
 cp "$work/tas/lib/swtee/ta/"*.ta "$root/usr/lib/swtee/ta/"
