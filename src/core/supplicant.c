@@ -265,6 +265,7 @@ struct image_entry {
 	struct image_key key;
 	int elf_fd; /* -1 when the slot is free */
 	uint32_t flags;
+	uint32_t version; /* the signed ta_version, checked again at each hit */
 	uint64_t used;
 };
 
@@ -299,7 +300,7 @@ static bool image_key_equal(const struct image_key *a, const struct image_key *b
 }
 
 /* A descriptor of the cached ELF for k, or -1. */
-static int image_cache_get(const struct image_key *k, uint32_t *flags)
+static int image_cache_get(const struct image_key *k, uint32_t *flags, uint32_t *version)
 {
 	for (size_t i = 0; i < IMAGE_CACHE; i++) {
 		struct image_entry *e = &image_cache[i];
@@ -308,12 +309,13 @@ static int image_cache_get(const struct image_key *k, uint32_t *flags)
 			continue;
 		e->used = ++image_clock;
 		*flags = e->flags;
+		*version = e->version;
 		return fcntl(e->elf_fd, F_DUPFD_CLOEXEC, 3);
 	}
 	return -1;
 }
 
-static void image_cache_put(const struct image_key *k, int elf_fd, uint32_t flags)
+static void image_cache_put(const struct image_key *k, int elf_fd, uint32_t flags, uint32_t version)
 {
 	struct image_entry *victim = &image_cache[0];
 
@@ -332,6 +334,7 @@ static void image_cache_put(const struct image_key *k, int elf_fd, uint32_t flag
 		close(victim->elf_fd);
 	victim->key = *k;
 	victim->flags = flags;
+	victim->version = version;
 	victim->used = ++image_clock;
 	victim->elf_fd = fcntl(elf_fd, F_DUPFD_CLOEXEC, 3);
 }
@@ -355,9 +358,17 @@ uint32_t supplicant_image_verify(struct core *c, const struct swtee_uuid *uuid, 
 	uuid_format(uuid, name);
 	keyed = image_key_of(file_fd, uuid, lib, &key);
 	if (keyed) {
-		*elf_fd = image_cache_get(&key, flags);
+		uint32_t version = 0;
+
+		*elf_fd = image_cache_get(&key, flags, &version);
 		if (*elf_fd >= 0) {
-			res = TEEC_SUCCESS;
+			/* A floor raised since, by another image of the UUID, holds here too. */
+			res = ta_version_accept(uuid, version, what);
+			if (res) {
+				close(*elf_fd);
+				*elf_fd = -1;
+				*flags = 0;
+			}
 			goto out;
 		}
 	}
@@ -385,7 +396,7 @@ uint32_t supplicant_image_verify(struct core *c, const struct swtee_uuid *uuid, 
 	}
 	*flags = info.flags;
 	if (keyed)
-		image_cache_put(&key, *elf_fd, info.flags);
+		image_cache_put(&key, *elf_fd, info.flags, info.ta_version);
 	log_debug("%s %s: image verified (version %u, flags 0x%x)", what, name, info.ta_version,
 		  info.flags);
 	res = TEEC_SUCCESS;

@@ -93,11 +93,16 @@ static int default_endpoints(const struct listen_policy *p, struct endpoint eps[
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
-	    {"mssim", required_argument, NULL, 'm'},	{"swtpm", required_argument, NULL, 's'},
-	    {"manual-startup", no_argument, NULL, 'M'}, {"ready-fd", required_argument, NULL, 'r'},
-	    {"verbose", no_argument, NULL, 'v'},	{"quiet", no_argument, NULL, 'q'},
-	    {"tcp", no_argument, NULL, 't'},		{"socket-group", required_argument, NULL, 'g'},
-	    {"help", no_argument, NULL, 'h'},		{NULL, 0, NULL, 0},
+	    {"mssim", required_argument, NULL, 'm'},
+	    {"swtpm", required_argument, NULL, 's'},
+	    {"manual-startup", no_argument, NULL, 'M'},
+	    {"ready-fd", required_argument, NULL, 'r'},
+	    {"verbose", no_argument, NULL, 'v'},
+	    {"quiet", no_argument, NULL, 'q'},
+	    {"tcp", no_argument, NULL, 't'},
+	    {"socket-group", required_argument, NULL, 'g'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
 	static char dflt[2][SWTEE_PATH_MAX + 16];
 	struct endpoint eps[ENDPOINTS_MAX];
