@@ -202,7 +202,7 @@ static uint32_t tv_raise(struct tv_entry *e, const struct swtee_uuid *uuid, uint
 	if (!e) {
 		if (count == TV_MAX)
 			return TEEC_ERROR_OUT_OF_MEMORY;
-		if (count == cap) {
+		if (count == cap || !table) {
 			size_t ncap = cap ? cap * 2 : 16;
 
 			grown = realloc(table, ncap * sizeof(*table));
