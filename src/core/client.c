@@ -4,6 +4,7 @@
  * session, plus a status read. Garbage ends that client's connection only.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -130,7 +131,33 @@ static bool ta_only_pta(const struct swtee_uuid *uuid)
 	return uuid_equal(uuid, &system_pta);
 }
 
-static void handle_open(struct core *c, struct client *cl, struct buf_reader *r)
+static bool login_names_executable(uint32_t login)
+{
+	return login == TEEC_LOGIN_APPLICATION || login == TEEC_LOGIN_USER_APPLICATION ||
+	       login == TEEC_LOGIN_GROUP_APPLICATION;
+}
+
+/*
+ * An identity that names the executable is the one of the process that
+ * asks, read now, and must be what the connecting process ran when the core
+ * accepted it: a program that connects, then forks and execs another, gets
+ * neither program's identity.
+ */
+static bool executable_unchanged(const struct client *cl, pid_t sender)
+{
+	char now[sizeof(cl->facts.exe)];
+
+	if (!cl->facts.exe_ok || sender <= 0 || !identity_exe(sender, now, sizeof(now)))
+		return false;
+	if (!strcmp(now, cl->facts.exe))
+		return true;
+	log_info("client pid %d (connected as pid %d): its executable is %s, not %s as when it "
+		 "connected; login by executable refused",
+		 (int)sender, (int)cl->cred.pid, now, cl->facts.exe);
+	return false;
+}
+
+static void handle_open(struct core *c, struct client *cl, struct buf_reader *r, pid_t sender)
 {
 	struct swtee_uuid uuid = {{0}};
 	struct swtee_uuid identity = {{0}};
@@ -146,6 +173,8 @@ static void handle_open(struct core *c, struct client *cl, struct buf_reader *r)
 		return;
 	}
 	res = identity_for_login(&cl->facts, login, gid, &identity);
+	if (!res && login_names_executable(login) && !executable_unchanged(cl, sender))
+		res = TEEC_ERROR_ACCESS_DENIED;
 	if (res) {
 		log_info("client pid %d: login method 0x%x refused", (int)cl->cred.pid, login);
 		reply_open(cl, res, TEEC_ORIGIN_TEE, 0, -1);
@@ -191,13 +220,65 @@ static void handle_status(struct core *c, struct client *cl)
 	msg_send(cl->ep.fd, out, buf_written(&w), NULL, 0);
 }
 
+/*
+ * One message of a client: its length (0: the peer closed), or -errno. The
+ * kernel says which process sent it (the listening socket passes
+ * credentials): *sender, 0 when it did not. Clients send the core no
+ * descriptors: any are closed and *fds_sent set.
+ */
+static ssize_t client_recv(int fd, uint8_t *buf, size_t cap, pid_t *sender, bool *fds_sent)
+{
+	union {
+		char
+		    buf[CMSG_SPACE(sizeof(struct ucred)) + CMSG_SPACE(sizeof(int) * PROTO_FDS_MAX)];
+		struct cmsghdr align;
+	} u;
+	struct iovec iov = {.iov_base = buf, .iov_len = cap};
+	struct msghdr m = {.msg_iov = &iov,
+			   .msg_iovlen = 1,
+			   .msg_control = u.buf,
+			   .msg_controllen = sizeof(u.buf)};
+	ssize_t n = 0;
+
+	*sender = 0;
+	*fds_sent = false;
+	do {
+		n = recvmsg(fd, &m, MSG_CMSG_CLOEXEC);
+	} while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return -errno;
+	for (struct cmsghdr *h = CMSG_FIRSTHDR(&m); h; h = CMSG_NXTHDR(&m, h)) {
+		if (h->cmsg_level == SOL_SOCKET && h->cmsg_type == SCM_CREDENTIALS &&
+		    h->cmsg_len == CMSG_LEN(sizeof(struct ucred))) {
+			struct ucred cred;
+
+			memcpy(&cred, CMSG_DATA(h), sizeof(cred));
+			*sender = cred.pid;
+		} else if (h->cmsg_level == SOL_SOCKET && h->cmsg_type == SCM_RIGHTS) {
+			size_t cnt = (h->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+
+			for (size_t i = 0; i < cnt; i++) {
+				int got = -1;
+
+				memcpy(&got, CMSG_DATA(h) + i * sizeof(int), sizeof(got));
+				close(got);
+			}
+			*fds_sent = true;
+		}
+	}
+	if (m.msg_flags & (MSG_TRUNC | MSG_CTRUNC))
+		*fds_sent = true;
+	return n;
+}
+
 void client_readable(struct core *c, struct client *cl)
 {
 	uint8_t in[PROTO_MSG_MAX];
-	struct msg_fds fds;
 	struct buf_reader r;
 	uint32_t type = 0;
-	ssize_t n = msg_recv(cl->ep.fd, in, sizeof(in), &fds);
+	pid_t sender = 0;
+	bool fds_sent = false;
+	ssize_t n = client_recv(cl->ep.fd, in, sizeof(in), &sender, &fds_sent);
 
 	if (n == -EAGAIN)
 		return;
@@ -205,10 +286,9 @@ void client_readable(struct core *c, struct client *cl)
 		client_drop(c, cl);
 		return;
 	}
-	if (fds.n) {
-		/* Clients send the core no descriptors. */
-		msg_fds_close(&fds);
-		log_info("client pid %d sent descriptors; dropping it", (int)cl->cred.pid);
+	if (fds_sent) {
+		log_info("client pid %d sent descriptors or an oversized message; dropping it",
+			 (int)cl->cred.pid);
 		client_drop(c, cl);
 		return;
 	}
@@ -223,7 +303,7 @@ void client_readable(struct core *c, struct client *cl)
 	buf_get_u32(&r, &type);
 	switch (type) {
 	case MSG_CORE_OPEN:
-		handle_open(c, cl, &r);
+		handle_open(c, cl, &r, sender);
 		break;
 	case MSG_CORE_STATUS:
 		if (buf_done(&r))

@@ -111,6 +111,17 @@ struct core_limits {
 
 #define CORE_SPARES 2
 #define CORE_MAX_KEYS 8
+#define CORE_KEY_UUIDS 64
+
+/*
+ * The TA UUIDs a trusted key may sign: every one (n == 0), or those its key
+ * file lists ("uuid UUID" lines before the PEM block).
+ */
+struct key_scope {
+	char file[128]; /* the key file, for the log ("built-in" for the kit's key) */
+	struct swtee_uuid uuid[CORE_KEY_UUIDS];
+	size_t n;
+};
 #define CORE_MAX_CLIENTS 4096
 
 struct core {
@@ -136,10 +147,25 @@ struct core {
 	struct core_limits limits;
 	int fork_errno; /* why the zygote last failed to fork, or 0 */
 	EVP_PKEY *keys[CORE_MAX_KEYS];
+	struct key_scope key_scope[CORE_MAX_KEYS];
 	size_t nkeys;
 	int log_level;
 	bool stopping;
 };
+
+/* ta_keys.c: the keys trusted to sign TAs, each for the UUIDs its file lists */
+struct ta_image_info;
+/* The built-in key and the --ta-key files extra[0..nextra). Returns 0, or -1, logged. */
+int ta_keys_load(struct core *c, char **extra, size_t nextra);
+/*
+ * Verifies the image img[0..len) of uuid (a TA library when lib) with the
+ * keys that may sign uuid: TEEC_SUCCESS and *info, or TEEC_ERROR_SECURITY
+ * with a log line saying why, which names the key file when a key that may
+ * not sign uuid signed it.
+ */
+uint32_t ta_keys_verify(const struct core *c, const uint8_t *img, size_t len,
+			const struct swtee_uuid *uuid, bool lib, struct ta_image_info *info,
+			const char *what);
 
 /* endpoint.c: the epoll set, and deadlines on CLOCK_MONOTONIC */
 int core_watch(struct core *c, struct endpoint *ep);
@@ -171,6 +197,8 @@ void client_open_answer(struct client *cl, uint32_t res, uint32_t sid, int sock)
 
 /* identity.c: the client identity a login method gives, from kernel facts */
 void identity_capture(const struct ucred *cred, struct client_facts *facts);
+/* The executable process pid runs now, into out[n]: false when it is not ours to read. */
+bool identity_exe(pid_t pid, char *out, size_t n);
 uint32_t identity_for_login(const struct client_facts *facts, uint32_t login, uint32_t gid,
 			    struct swtee_uuid *out);
 

@@ -3,7 +3,9 @@
  * is built from (uid, gid, group membership, executable) come from the
  * kernel: SO_PEERCRED of the connection and /proc of that process, read once
  * when the core accepts the connection, so that a later exec or a reused
- * pid cannot change them. A UUID is
+ * pid cannot change them; a login by executable also needs the process that
+ * asks (the kernel names it with each message) to run that same executable
+ * (client.c). A UUID is
  * the version-5 UUID of "uid=%x", "gid=%x" or "app=<path>" (joined with ':')
  * in swtee's login namespace, the namespace OP-TEE's clients check against.
  */
@@ -40,21 +42,28 @@ static bool uuid_v5(struct swtee_uuid *out, const char *name)
 	return true;
 }
 
+bool identity_exe(pid_t pid, char *out, size_t n)
+{
+	char path[64];
+	ssize_t len = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/exe", (int)pid);
+	len = readlink(path, out, n - 1);
+	if (len <= 0)
+		return false;
+	out[len] = '\0';
+	return true;
+}
+
 void identity_capture(const struct ucred *cred, struct client_facts *f)
 {
 	char path[64];
 	char line[4096];
-	ssize_t len = 0;
 	FILE *file = NULL;
 
 	memset(f, 0, sizeof(*f));
 	f->cred = *cred;
-	snprintf(path, sizeof(path), "/proc/%d/exe", (int)cred->pid);
-	len = readlink(path, f->exe, sizeof(f->exe) - 1);
-	if (len > 0) {
-		f->exe[len] = '\0';
-		f->exe_ok = true;
-	}
+	f->exe_ok = identity_exe(cred->pid, f->exe, sizeof(f->exe));
 	snprintf(path, sizeof(path), "/proc/%d/status", (int)cred->pid);
 	file = fopen(path, "re");
 	if (!file)

@@ -26,9 +26,6 @@
 #include "ta_image.h"
 #include "ta_version.h"
 
-extern const unsigned char swtee_ta_pubkey_pem[];
-extern const unsigned int swtee_ta_pubkey_pem_len;
-
 static int listen_on(const char *path, mode_t mode)
 {
 	struct sockaddr_un sa = {.sun_family = AF_UNIX};
@@ -60,38 +57,6 @@ static int listen_on(const char *path, mode_t mode)
 		return -1;
 	}
 	return fd;
-}
-
-static int load_keys(struct core *c, char **extra, size_t nextra)
-{
-	EVP_PKEY *k =
-	    ta_image_load_pubkey_pem((const char *)swtee_ta_pubkey_pem, swtee_ta_pubkey_pem_len);
-
-	if (!k) {
-		log_error("the built-in TA key does not load");
-		return -1;
-	}
-	c->keys[c->nkeys++] = k;
-	for (size_t i = 0; i < nextra; i++) {
-		char buf[16384];
-		FILE *f = fopen(extra[i], "re");
-		size_t n = 0;
-
-		if (!f) {
-			log_error("cannot read TA key %s: %s", extra[i], strerror(errno));
-			return -1;
-		}
-		n = fread(buf, 1, sizeof(buf), f);
-		fclose(f);
-		k = n < sizeof(buf) ? ta_image_load_pubkey_pem(buf, n) : NULL;
-		if (!k || c->nkeys >= CORE_MAX_KEYS) {
-			log_error("TA key %s is not a usable RSA public key", extra[i]);
-			EVP_PKEY_free(k);
-			return -1;
-		}
-		c->keys[c->nkeys++] = k;
-	}
-	return 0;
 }
 
 /*
@@ -356,7 +321,7 @@ int main(int argc, char **argv)
 		log_error("supplicant socket path too long");
 		return 1;
 	}
-	if (load_keys(c, extra_keys, nextra))
+	if (ta_keys_load(c, extra_keys, nextra))
 		return 1;
 	storage_init(secure_dir);
 	ta_version_init(allow_rollback);
@@ -394,6 +359,12 @@ int main(int argc, char **argv)
 	}
 	/* Without a group every local user may be a client; with one, its members. */
 	c->listen_client.fd = listen_on(sock_path, group ? 0660 : 0666);
+	/* Accepted connections inherit it: the kernel names the sender of each message. */
+	if (c->listen_client.fd >= 0 &&
+	    setsockopt(c->listen_client.fd, SOL_SOCKET, SO_PASSCRED, &(int){1}, sizeof(int))) {
+		log_error("cannot ask for senders' credentials: %s", strerror(errno));
+		return 1;
+	}
 	if (group && c->listen_client.fd >= 0 && chown(sock_path, (uid_t)-1, gid)) {
 		log_error("cannot give %s to group %s: %s", sock_path, group, strerror(errno));
 		return 1;

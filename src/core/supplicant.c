@@ -346,12 +346,10 @@ uint32_t supplicant_image_verify(struct core *c, const struct swtee_uuid *uuid, 
 	struct image_key key;
 	bool keyed = false;
 	char name[SWTEE_UUID_STR_LEN];
-	char why[256] = "";
 	struct ta_image_info info;
 	uint8_t *img = NULL;
 	size_t len = 0;
 	uint32_t res = TEEC_ERROR_GENERIC;
-	int rc = 0;
 
 	*elf_fd = -1;
 	*flags = 0;
@@ -379,13 +377,9 @@ uint32_t supplicant_image_verify(struct core *c, const struct swtee_uuid *uuid, 
 			  what, name, TA_IMAGE_MAX);
 		goto out;
 	}
-	rc = lib ? ta_image_verify_lib(img, len, uuid, c->keys, c->nkeys, &info, why, sizeof(why))
-		 : ta_image_verify(img, len, uuid, c->keys, c->nkeys, &info, why, sizeof(why));
-	if (rc) {
-		log_error("%s %s: image refused: %s", what, name, why);
-		res = TEEC_ERROR_SECURITY;
+	res = ta_keys_verify(c, img, len, uuid, lib, &info, what);
+	if (res)
 		goto out;
-	}
 	res = ta_version_accept(uuid, info.ta_version, what);
 	if (res)
 		goto out;
