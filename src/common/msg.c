@@ -4,7 +4,9 @@
 #include <stdbool.h>
 #include <poll.h>
 #include <string.h>
+#include <stdint.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 int msg_send(int sock, const void *buf, size_t len, const int *fds, size_t nfds)
@@ -120,16 +122,34 @@ ssize_t msg_recv(int sock, void *buf, size_t cap, struct msg_fds *fds)
 	return n;
 }
 
+/* CLOCK_MONOTONIC in milliseconds. */
+static int64_t now_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
 ssize_t msg_recv_timeout(int sock, void *buf, size_t cap, struct msg_fds *fds, int timeout_ms)
 {
 	struct pollfd p = {.fd = sock, .events = POLLIN};
+	int64_t deadline = timeout_ms < 0 ? 0 : now_ms() + timeout_ms;
+	int wait = timeout_ms;
 	int r = 0;
 
 	if (fds)
 		msg_fds_init(fds);
-	do {
-		r = poll(&p, 1, timeout_ms);
-	} while (r < 0 && errno == EINTR);
+	for (;;) {
+		r = poll(&p, 1, wait);
+		if (r >= 0 || errno != EINTR)
+			break;
+		if (timeout_ms >= 0) {
+			int64_t left = deadline - now_ms();
+
+			wait = left > 0 ? (int)left : 0;
+		}
+	}
 	if (r < 0)
 		return -errno;
 	if (r == 0)

@@ -17,11 +17,15 @@ int msg_send(int sock, const void *buf, size_t len, const int *fds, size_t nfds)
 /*
  * Receives one message into buf[cap]. Returns its length (0 means the peer
  * closed), or -errno: -EMSGSIZE for a message or descriptor list that did not
- * fit (its descriptors are closed). Received descriptors are close-on-exec;
- * the caller owns them (msg_fds_close).
+ * fit (its descriptors are closed), -EAGAIN on a non-blocking socket with
+ * nothing waiting. Retries EINTR: a signal never ends the wait. Received
+ * descriptors are close-on-exec; the caller owns them (msg_fds_close).
  */
 ssize_t msg_recv(int sock, void *buf, size_t cap, struct msg_fds *fds);
-/* As msg_recv, but gives up with -ETIMEDOUT after timeout_ms (< 0: wait). */
+/*
+ * As msg_recv, but gives up with -ETIMEDOUT when nothing arrived within
+ * timeout_ms (< 0: wait); EINTR waits on for what is left of timeout_ms.
+ */
 ssize_t msg_recv_timeout(int sock, void *buf, size_t cap, struct msg_fds *fds, int timeout_ms);
 void msg_fds_init(struct msg_fds *fds);
 void msg_fds_close(struct msg_fds *fds);
