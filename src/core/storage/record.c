@@ -240,133 +240,182 @@ static void entry_update(struct store *s, struct stor_entry *e, const struct sto
 	dir_rehash(s, e, old_ns, old_id, old_len);
 }
 
+/* META_PUT: an entry, new or changed. */
+static bool apply_put(struct store *s, struct buf_reader *r, bool mem)
+{
+	struct stor_entry *tmp = entry_new();
+	struct stor_entry *e = NULL;
+	struct stor_entry *other = NULL;
+	bool ok = false;
+
+	if (!tmp || !entry_get(r, tmp))
+		goto out;
+	e = mem ? dir_find_fid(s, tmp->fid) : NULL;
+	other = e ? dir_find(s, tmp->ns, tmp->id, tmp->id_len) : NULL;
+	if (other && other != e)
+		goto out; /* renamed onto another object's id: ids are unique */
+	if (e) {
+		entry_update(s, e, tmp);
+	} else if (mem) {
+		tmp->hw = map_blocks(tmp->size);
+		if (dir_find(s, tmp->ns, tmp->id, tmp->id_len) || dir_insert(s, tmp))
+			goto out;
+		tmp = NULL; /* transferred */
+	}
+	ok = true;
+out:
+	entry_free(tmp);
+	return ok;
+}
+
+/* META_DEL (the entry) or META_REMOVE (its files). */
+static bool apply_remove(struct store *s, struct apply *a, struct buf_reader *r, uint8_t op,
+			 bool mem)
+{
+	char name[PROTO_FS_NAME_MAX + 1];
+	uint8_t fid[STOR_FID];
+
+	if (!buf_get_bytes(r, fid, STOR_FID))
+		return false;
+	if (op == META_DEL && mem) {
+		struct stor_entry *e = dir_find_fid(s, fid);
+
+		if (!e || e->open)
+			return false;
+		map_cache_drop(s, fid);
+		dir_remove(s, e);
+	}
+	for (size_t i = 0; a && op == META_REMOVE && i < FILE_KINDS; i++) {
+		file_name(fid, (uint8_t)file_kinds[i], name);
+		fsb_remove(a->b, name);
+	}
+	return true;
+}
+
+/* META_COPY: bytes of the record's bulk into a file. */
+static bool apply_copy(struct store *s, struct apply *a, struct buf_reader *r, bool mem)
+{
+	char name[PROTO_FS_NAME_MAX + 1];
+	uint8_t fid[STOR_FID];
+	uint8_t kind = 0;
+	uint64_t v = 0;
+	uint64_t off = 0;
+	uint32_t n = 0;
+
+	buf_get_u64(r, &v);
+	buf_get_u32(r, &n);
+	buf_get_bytes(r, fid, STOR_FID);
+	buf_get_u8(r, &kind);
+	buf_get_u64(r, &off);
+	if (!buf_ok(r) || !kind_ok(kind) || off > STOR_MAX_SIZE + STOR_BLOCK)
+		return false;
+	if (a) {
+		if (v > a->bulk_len || n > a->bulk_len - v)
+			return false;
+		file_name(fid, kind, name);
+		apply_image(a, v, n, name, off);
+	}
+	if (mem)
+		dirty_add(s, fid, kind);
+	return true;
+}
+
+/* META_TRUNCATE: a file cut to a length. */
+static bool apply_truncate(struct store *s, struct apply *a, struct buf_reader *r, bool mem)
+{
+	char name[PROTO_FS_NAME_MAX + 1];
+	uint8_t fid[STOR_FID];
+	uint8_t kind = 0;
+	uint64_t off = 0;
+
+	buf_get_bytes(r, fid, STOR_FID);
+	buf_get_u8(r, &kind);
+	buf_get_u64(r, &off);
+	if (!buf_ok(r) || !kind_ok(kind) || off > STOR_MAX_SIZE + STOR_BLOCK)
+		return false;
+	/*
+	 * Replayed, a truncation could cut what a later record wrote in
+	 * place: it is left out (a longer file holds only bytes nothing
+	 * refers to).
+	 */
+	if (a && !a->replay) {
+		file_name(fid, kind, name);
+		fsb_truncate(a->b, name, off);
+	}
+	if (mem)
+		dirty_add(s, fid, kind);
+	return true;
+}
+
+/* META_DIRECT: checked at recovery (direct_landed); only skipped here. */
+static bool apply_direct(struct buf_reader *r)
+{
+	uint8_t fid[STOR_FID];
+	uint64_t first = 0;
+	uint32_t n = 0;
+
+	buf_get_bytes(r, fid, STOR_FID);
+	buf_get_u64(r, &first);
+	buf_get_u32(r, &n);
+	return buf_ok(r) && n && n <= DV_MAX && buf_skip(r, (size_t)n * DV_BYTES);
+}
+
+/* META_TIME: the TA's persistent time offset. */
+static bool apply_time(struct store *s, struct buf_reader *r, bool mem)
+{
+	uint64_t offset = 0;
+	uint64_t ree = 0;
+
+	buf_get_u64(r, &offset);
+	buf_get_u64(r, &ree);
+	if (!buf_ok(r))
+		return false;
+	if (mem) {
+		s->time_set = true;
+		s->time_offset_ms = (int64_t)offset;
+		s->time_ree_ms = ree;
+	}
+	return true;
+}
+
 bool meta_apply(struct store *s, struct apply *a, const uint8_t *meta, size_t len, bool mem)
 {
 	struct buf_reader r;
+	bool ok = true;
 
 	buf_reader_init(&r, meta, len);
-	while (buf_left(&r)) {
-		char name[PROTO_FS_NAME_MAX + 1];
-		uint8_t fid[STOR_FID];
+	while (ok && buf_left(&r)) {
 		uint8_t op = 0;
-		uint8_t kind = 0;
-		uint64_t v = 0;
-		uint64_t off = 0;
-		uint32_t n = 0;
 
 		if (a && !fsb_room(a->b, FILE_KINDS, OP_BYTES))
 			apply_run(a);
 		buf_get_u8(&r, &op);
 		switch (op) {
-		case META_PUT: {
-			struct stor_entry *tmp = entry_new();
-			struct stor_entry *e = NULL;
-			struct stor_entry *other = NULL;
-
-			if (!tmp)
-				return false;
-			if (!entry_get(&r, tmp)) {
-				entry_free(tmp);
-				return false;
-			}
-			e = mem ? dir_find_fid(s, tmp->fid) : NULL;
-			other = e ? dir_find(s, tmp->ns, tmp->id, tmp->id_len) : NULL;
-			if (other && other != e) {
-				/* Renamed onto another object's id: ids are unique. */
-				entry_free(tmp);
-				return false;
-			}
-			if (e) {
-				entry_update(s, e, tmp);
-				entry_free(tmp);
-			} else if (mem) {
-				tmp->hw = map_blocks(tmp->size);
-				if (dir_find(s, tmp->ns, tmp->id, tmp->id_len) ||
-				    dir_insert(s, tmp)) {
-					entry_free(tmp);
-					return false;
-				}
-			} else {
-				entry_free(tmp);
-			}
+		case META_PUT:
+			ok = apply_put(s, &r, mem);
 			break;
-		}
 		case META_DEL:
 		case META_REMOVE:
-			if (!buf_get_bytes(&r, fid, STOR_FID))
-				return false;
-			if (op == META_DEL && mem) {
-				struct stor_entry *e = dir_find_fid(s, fid);
-
-				if (!e || e->open)
-					return false;
-				map_cache_drop(s, fid);
-				dir_remove(s, e);
-			}
-			for (size_t i = 0; a && op == META_REMOVE && i < FILE_KINDS; i++) {
-				file_name(fid, (uint8_t)file_kinds[i], name);
-				fsb_remove(a->b, name);
-			}
+			ok = apply_remove(s, a, &r, op, mem);
 			break;
 		case META_COPY:
-			buf_get_u64(&r, &v);
-			buf_get_u32(&r, &n);
-			buf_get_bytes(&r, fid, STOR_FID);
-			buf_get_u8(&r, &kind);
-			buf_get_u64(&r, &off);
-			if (!buf_ok(&r) || !kind_ok(kind) || off > STOR_MAX_SIZE + STOR_BLOCK)
-				return false;
-			if (a) {
-				if (v > a->bulk_len || n > a->bulk_len - v)
-					return false;
-				file_name(fid, kind, name);
-				apply_image(a, v, n, name, off);
-			}
-			if (mem)
-				dirty_add(s, fid, kind);
+			ok = apply_copy(s, a, &r, mem);
 			break;
 		case META_TRUNCATE:
-			buf_get_bytes(&r, fid, STOR_FID);
-			buf_get_u8(&r, &kind);
-			buf_get_u64(&r, &off);
-			if (!buf_ok(&r) || !kind_ok(kind) || off > STOR_MAX_SIZE + STOR_BLOCK)
-				return false;
-			/*
-			 * Replayed, a truncation could cut what a later record
-			 * wrote in place: it is left out (a longer file holds only
-			 * bytes nothing refers to).
-			 */
-			if (a && !a->replay) {
-				file_name(fid, kind, name);
-				fsb_truncate(a->b, name, off);
-			}
-			if (mem)
-				dirty_add(s, fid, kind);
+			ok = apply_truncate(s, a, &r, mem);
 			break;
 		case META_CONFIRM:
 			break;
 		case META_DIRECT:
-			/* Checked at recovery (direct_landed); nothing to do. */
-			buf_get_bytes(&r, fid, STOR_FID);
-			buf_get_u64(&r, &v);
-			buf_get_u32(&r, &n);
-			if (!buf_ok(&r) || !n || n > DV_MAX || !buf_skip(&r, (size_t)n * DV_BYTES))
-				return false;
+			ok = apply_direct(&r);
 			break;
 		case META_TIME:
-			buf_get_u64(&r, &v);
-			buf_get_u64(&r, &off);
-			if (!buf_ok(&r))
-				return false;
-			if (mem) {
-				s->time_set = true;
-				s->time_offset_ms = (int64_t)v;
-				s->time_ree_ms = off;
-			}
+			ok = apply_time(s, &r, mem);
 			break;
 		default:
-			return false;
+			ok = false;
+			break;
 		}
 	}
-	return buf_done(&r);
+	return ok && buf_done(&r);
 }
