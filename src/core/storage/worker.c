@@ -259,92 +259,150 @@ static int heap_map(int fd, const uint8_t **heap, size_t *len)
 	return 0;
 }
 
+/* Whether instance has a storage worker already. */
+static bool worker_listed(uint32_t instance)
+{
+	bool found = false;
+
+	pthread_mutex_lock(&workers_lock);
+	for (const struct worker *w = workers; w && !found; w = w->next)
+		found = w->instance == instance;
+	pthread_mutex_unlock(&workers_lock);
+	return found;
+}
+
+/* Whether trusted storage can serve at all; says why not. */
+static bool storage_ready(const struct core *c)
+{
+	if (!keys_ready()) {
+		log_error("trusted storage is off (no secure dir, or its keys could not be "
+			  "set up: see the log at start)");
+		return false;
+	}
+	if (!c->supplicant) {
+		log_error("trusted storage needs tee-supplicant with -f DIR");
+		return false;
+	}
+	return true;
+}
+
+/* A worker not yet started, owning heap (unmapped by worker_release); NULL when out of memory. */
+static struct worker *worker_new(const uint8_t *heap, size_t heap_len)
+{
+	struct worker *w = calloc(1, sizeof(*w));
+
+	if (!w)
+		return NULL;
+	w->sock = -1;
+	w->own_fs.sock = -1;
+	w->fs = &w->own_fs;
+	w->releases_wait = releases_wait;
+	w->heap = heap;
+	w->heap_len = heap_len;
+	return w;
+}
+
+/*
+ * The instance's side of w: its request window (a sealed memfd, *bulk_fd,
+ * mapped as w->bulk) and a socket pair (sv[0] for w, sv[1] for the instance).
+ */
+static TEE_Result worker_channel(struct worker *w, int sv[2], int *bulk_fd)
+{
+	void *bulk = MAP_FAILED;
+
+	w->buf = malloc(PROTO_STOR_WINDOW);
+	*bulk_fd = memfd_new_sealed("swtee-storage", PROTO_STOR_WINDOW);
+	if (!w->buf || *bulk_fd < 0 || socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv))
+		return TEE_ERROR_OUT_OF_MEMORY;
+	bulk = mmap(NULL, PROTO_STOR_WINDOW, PROT_READ | PROT_WRITE, MAP_SHARED, *bulk_fd, 0);
+	if (bulk == MAP_FAILED)
+		return TEE_ERROR_OUT_OF_MEMORY;
+	w->bulk = bulk; /* unmapped by worker_release */
+	return TEE_SUCCESS;
+}
+
+/* w's own channel to the supplicant's REE FS. */
+static TEE_Result worker_fs_open(struct core *c, struct worker *w)
+{
+	int fs_win = memfd_new_sealed("swtee-reefs", PROTO_FS_WINDOW);
+	int fs_sock = -1;
+	TEE_Result res = TEE_ERROR_STORAGE_NOT_AVAILABLE;
+
+	if (fs_win < 0 || supplicant_open_channel(c, MSG_SUPP_FS_CHANNEL, fs_win, &fs_sock) ||
+	    reefs_open(&w->own_fs, fs_sock, fs_win))
+		goto out;
+	fs_sock = -1; /* transferred */
+	res = TEE_SUCCESS;
+out:
+	if (fs_sock >= 0)
+		close(fs_sock);
+	if (fs_win >= 0)
+		close(fs_win);
+	return res;
+}
+
+/* Lists w and starts its thread, which owns w once this succeeds. */
+static TEE_Result worker_start(struct worker *w)
+{
+	TEE_Result res = TEE_ERROR_OUT_OF_MEMORY;
+
+	/* Listed before the thread runs: it unlinks itself when it ends. */
+	pthread_mutex_lock(&workers_lock);
+	if (!pthread_create(&w->thread, NULL, worker_main, w)) {
+		pthread_detach(w->thread);
+		w->next = workers;
+		workers = w;
+		res = TEE_SUCCESS;
+	}
+	pthread_mutex_unlock(&workers_lock);
+	return res;
+}
+
 void storage_ctl_request(struct core *c, uint32_t instance, const struct swtee_uuid *uuid,
 			 struct buf_reader *r, struct msg_fds *fds, struct ta_reply *rep)
 {
 	struct worker *w = NULL;
 	int sv[2] = {-1, -1};
 	int bulk_fd = -1;
-	int fs_sock = -1;
-	int fs_win = -1;
-	void *bulk = MAP_FAILED;
 	const uint8_t *heap = NULL;
 	size_t heap_len = 0;
-	bool heap_taken = false;
+	bool has_heap = false;
 	TEE_Result res = TEE_ERROR_STORAGE_NOT_AVAILABLE;
 
 	if (!buf_done(r) || fds->n > 1 || (fds->n && heap_map(fds->fd[0], &heap, &heap_len))) {
 		rep->violation = "sent a malformed storage request";
 		return;
 	}
-	pthread_mutex_lock(&workers_lock);
-	for (w = workers; w; w = w->next) {
-		if (w->instance == instance) {
-			pthread_mutex_unlock(&workers_lock);
-			rep->violation = "asked for a second storage channel";
-			if (heap)
-				munmap((void *)heap, heap_len);
-			return;
-		}
+	has_heap = heap != NULL;
+	if (worker_listed(instance)) {
+		rep->violation = "asked for a second storage channel";
+		if (heap)
+			munmap((void *)heap, heap_len);
+		return;
 	}
-	pthread_mutex_unlock(&workers_lock);
-	if (!keys_ready()) {
-		log_error("trusted storage is off (no secure dir, or its keys could not be "
-			  "set up: see the log at start)");
+	if (!storage_ready(c))
 		goto reply;
-	}
-	if (!c->supplicant) {
-		log_error("trusted storage needs tee-supplicant with -f DIR");
-		goto reply;
-	}
 	res = TEE_ERROR_OUT_OF_MEMORY;
-	w = calloc(1, sizeof(*w));
+	w = worker_new(heap, heap_len);
 	if (!w)
 		goto reply;
-	w->sock = -1;
-	w->own_fs.sock = -1;
-	w->fs = &w->own_fs;
-	w->releases_wait = releases_wait;
-	w->heap = heap; /* unmapped by worker_release */
-	w->heap_len = heap_len;
-	heap_taken = true;
-	w->buf = malloc(PROTO_STOR_WINDOW);
-	bulk_fd = memfd_new_sealed("swtee-storage", PROTO_STOR_WINDOW);
-	if (!w->buf || bulk_fd < 0 || socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv))
+	heap = NULL; /* transferred */
+	res = worker_channel(w, sv, &bulk_fd);
+	if (!res)
+		res = worker_fs_open(c, w);
+	if (res)
 		goto reply;
-	bulk = mmap(NULL, PROTO_STOR_WINDOW, PROT_READ | PROT_WRITE, MAP_SHARED, bulk_fd, 0);
-	if (bulk == MAP_FAILED)
-		goto reply;
-	w->bulk = bulk; /* unmapped by worker_release */
-	res = TEE_ERROR_STORAGE_NOT_AVAILABLE;
-	fs_win = memfd_new_sealed("swtee-reefs", PROTO_FS_WINDOW);
-	if (fs_win < 0 || supplicant_open_channel(c, MSG_SUPP_FS_CHANNEL, fs_win, &fs_sock) ||
-	    reefs_open(&w->own_fs, fs_sock, fs_win))
-		goto reply;
-	fs_sock = -1; /* transferred */
-	close(fs_win);
-	fs_win = -1;
 	w->sock = sv[0];
-	sv[0] = -1;
+	sv[0] = -1; /* transferred */
 	w->instance = instance;
 	w->uuid = *uuid;
-	/* Listed before the thread runs: it unlinks itself when it ends. */
-	pthread_mutex_lock(&workers_lock);
-	if (pthread_create(&w->thread, NULL, worker_main, w)) {
-		pthread_mutex_unlock(&workers_lock);
-		res = TEE_ERROR_OUT_OF_MEMORY;
-		goto reply;
-	}
-	pthread_detach(w->thread);
-	w->next = workers;
-	workers = w;
-	pthread_mutex_unlock(&workers_lock);
-	w = NULL; /* the thread owns it */
-	res = TEE_SUCCESS;
+	res = worker_start(w);
+	if (!res)
+		w = NULL; /* the thread owns it */
 reply:
 	rep->type = MSG_CTL_STORAGE_RSP;
 	rep->res = res;
-	rep->word[0] = !res && heap ? 1 : 0;
+	rep->word[0] = !res && has_heap ? 1 : 0;
 	rep->nwords = 1;
 	if (!res) {
 		rep->fd[0] = sv[1];
@@ -352,16 +410,12 @@ reply:
 		rep->nfds = 2;
 		sv[1] = bulk_fd = -1; /* transferred */
 	}
-	if (heap && !heap_taken)
+	if (heap)
 		munmap((void *)heap, heap_len);
 	if (w) {
 		worker_release(w);
 		worker_free(w);
 	}
-	if (fs_sock >= 0)
-		close(fs_sock);
-	if (fs_win >= 0)
-		close(fs_win);
 	for (int i = 0; i < 2; i++)
 		if (sv[i] >= 0)
 			close(sv[i]);
