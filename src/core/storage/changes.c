@@ -83,116 +83,162 @@ static TEE_Result create_piece(struct worker *w, size_t skip, size_t n)
 	return res;
 }
 
-bool do_create(struct worker *w, struct buf_reader *r)
-{
+/* A create request as the instance sent it. */
+struct create_req {
 	uint8_t id[PROTO_STOR_ID_MAX];
-	uint8_t out[8];
-	struct buf_writer bw;
-	struct pending *p = &w->p;
-	struct stor_entry *old = NULL;
+	uint32_t len;
+	uint32_t flags;
+	uint32_t info[4]; /* type, object size, max size, usage */
+	uint32_t attr_len;
+	uint32_t data_len;
+	uint8_t ns;
+};
+
+/* Reads and checks a create request into cr. */
+static TEE_Result create_parse(const struct worker *w, struct buf_reader *r,
+			       struct create_req *cr)
+{
 	uint32_t storage = 0;
-	uint32_t flags = 0;
-	uint32_t len = 0;
-	uint32_t info[4];
-	uint32_t attr_len = 0;
-	uint32_t data_len = 0;
-	uint32_t h = 0;
-	size_t first = 0;
-	uint8_t ns = 0;
-	bool retried = false;
-	TEE_Result res = TEE_SUCCESS;
 
 	buf_get_u32(r, &storage);
-	buf_get_u32(r, &flags);
-	get_id(r, id, &len);
+	buf_get_u32(r, &cr->flags);
+	get_id(r, cr->id, &cr->len);
 	for (int i = 0; i < 4; i++)
-		buf_get_u32(r, &info[i]);
-	buf_get_u32(r, &attr_len);
-	buf_get_u32(r, &data_len);
-	if (!buf_done(r) || len > PROTO_STOR_ID_MAX || (flags & ~CREATE_FLAGS) ||
-	    attr_len > PROTO_STOR_ATTR_MAX || p->active) {
-		reply(w, TEE_ERROR_BAD_PARAMETERS, NULL, 0);
-		return true;
-	}
-	if (!ns_of(storage, &ns)) {
-		reply(w, TEE_ERROR_ITEM_NOT_FOUND, NULL, 0);
-		return true;
-	}
-retry:
-	res = lock(w);
-	if (res) {
-		reply(w, res, NULL, 0);
-		return true;
-	}
-	old = dir_find(w->store, ns, id, len);
-	if (old && (!(flags & TEE_DATA_FLAG_OVERWRITE) || old->open)) {
-		bool held = old->open && (flags & TEE_DATA_FLAG_OVERWRITE);
+		buf_get_u32(r, &cr->info[i]);
+	buf_get_u32(r, &cr->attr_len);
+	buf_get_u32(r, &cr->data_len);
+	if (!buf_done(r) || cr->len > PROTO_STOR_ID_MAX || (cr->flags & ~CREATE_FLAGS) ||
+	    cr->attr_len > PROTO_STOR_ATTR_MAX || w->p.active)
+		return TEE_ERROR_BAD_PARAMETERS;
+	if (!ns_of(storage, &cr->ns))
+		return TEE_ERROR_ITEM_NOT_FOUND;
+	return TEE_SUCCESS;
+}
 
+/*
+ * Locks the store for a create; *old is the object of that id it replaces
+ * (an overwrite), if any. One held open by this instance is waited for once
+ * (releases_wait); otherwise the id taken is TEE_ERROR_ACCESS_CONFLICT.
+ */
+static TEE_Result create_lock(struct worker *w, const struct create_req *cr,
+			      struct stor_entry **old)
+{
+	bool overwrite = (cr->flags & TEE_DATA_FLAG_OVERWRITE) != 0;
+	bool retried = false;
+	TEE_Result res = TEE_ERROR_GENERIC;
+
+	for (;;) {
+		bool held = false;
+
+		res = lock(w);
+		if (res)
+			return res;
+		*old = dir_find(w->store, cr->ns, cr->id, cr->len);
+		if (!*old || (overwrite && !(*old)->open))
+			return TEE_SUCCESS;
+		held = (*old)->open && overwrite;
 		unlock(w);
-		if (held && !retried) {
-			retried = true;
-			if (w->releases_wait(w))
-				goto retry;
-		}
-		reply(w, TEE_ERROR_ACCESS_CONFLICT, NULL, 0);
-		return true;
+		*old = NULL;
+		if (!held || retried || !w->releases_wait(w))
+			return TEE_ERROR_ACCESS_CONFLICT;
+		retried = true;
 	}
+}
+
+/* The pending create of cr, replacing old, with the store locked; unlocked on failure. */
+static TEE_Result create_begin(struct worker *w, const struct create_req *cr,
+			       struct stor_entry *old)
+{
+	struct pending *p = &w->p;
+
 	memset(p, 0, sizeof(*p));
 	p->w = entry_new();
 	if (!p->w) {
 		unlock(w);
-		reply(w, TEE_ERROR_OUT_OF_MEMORY, NULL, 0);
-		return true;
+		return TEE_ERROR_OUT_OF_MEMORY;
 	}
 	p->active = true;
 	p->create = true;
 	p->e = old;
-	p->flags = flags & OPEN_FLAGS;
-	p->left = data_len;
+	p->flags = cr->flags & OPEN_FLAGS;
+	p->left = cr->data_len;
 	if (crypt_random(p->w->fid, STOR_FID) || crypt_random(p->w->fek, STOR_KEY)) {
 		pending_end(w);
-		reply(w, TEE_ERROR_GENERIC, NULL, 0);
-		return true;
+		return TEE_ERROR_GENERIC;
 	}
-	p->w->ns = ns;
-	p->w->id_len = (uint8_t)len;
-	memcpy(p->w->id, id, len);
-	p->w->type = info[0];
-	p->w->obj_size = info[1];
-	p->w->max_size = info[2];
-	p->w->usage = info[3];
+	p->w->ns = cr->ns;
+	p->w->id_len = (uint8_t)cr->len;
+	memcpy(p->w->id, cr->id, cr->len);
+	p->w->type = cr->info[0];
+	p->w->obj_size = cr->info[1];
+	p->w->max_size = cr->info[2];
+	p->w->usage = cr->info[3];
 	txn_begin(&p->t, w->store);
-	/* The attribute blob comes first in the window, the data after it. */
-	res = obj_put_attrs(&p->t, p->w, w->bulk, attr_len);
-	first = data_len < PROTO_STOR_WINDOW - attr_len ? data_len : PROTO_STOR_WINDOW - attr_len;
-	if (first < data_len)
+	return TEE_SUCCESS;
+}
+
+/* The attribute blob first in the window, then as much data as fits; pending ended on failure. */
+static TEE_Result create_first(struct worker *w, const struct create_req *cr)
+{
+	size_t room = PROTO_STOR_WINDOW - cr->attr_len;
+	size_t first = cr->data_len < room ? cr->data_len : room;
+	TEE_Result res = obj_put_attrs(&w->p.t, w->p.w, w->bulk, cr->attr_len);
+
+	if (first < cr->data_len)
 		first -= first % STOR_BLOCK;
 	if (!res)
-		res = create_piece(w, attr_len, first);
-	if (res) {
+		res = create_piece(w, cr->attr_len, first);
+	if (res)
 		pending_end(w);
-		reply(w, res == TEE_ERROR_ITEM_NOT_FOUND ? TEE_ERROR_STORAGE_NOT_AVAILABLE : res,
-		      NULL, 0);
-		return true;
-	}
-	if (p->left) {
+	return res;
+}
+
+/* After a piece of a create: more to come, or the commit and the new handle. */
+static void create_next(struct worker *w)
+{
+	uint8_t out[8];
+	struct buf_writer bw;
+	uint32_t h = 0;
+	TEE_Result res = TEE_ERROR_GENERIC;
+
+	if (w->p.left) {
 		reply(w, TEE_SUCCESS, (const uint8_t *)"\0\0\0\0", 4); /* more to come */
-		return true;
+		return;
 	}
 	res = pending_commit(w, &h);
 	buf_writer_init(&bw, out, sizeof(out));
 	buf_put_u32(&bw, h);
 	reply(w, res, out, res ? 0 : buf_written(&bw));
+}
+
+bool do_create(struct worker *w, struct buf_reader *r)
+{
+	struct create_req cr;
+	struct stor_entry *old = NULL;
+	TEE_Result res = create_parse(w, r, &cr);
+
+	if (!res)
+		res = create_lock(w, &cr, &old);
+	if (res) {
+		reply(w, res, NULL, 0);
+		return true;
+	}
+	res = create_begin(w, &cr, old);
+	if (!res)
+		res = create_first(w, &cr);
+	if (res) {
+		reply(w, res == TEE_ERROR_ITEM_NOT_FOUND ? TEE_ERROR_STORAGE_NOT_AVAILABLE : res,
+		      NULL, 0);
+		return true;
+	}
+	create_next(w);
 	return true;
 }
 
 bool do_create_part(struct worker *w, struct buf_reader *r)
 {
-	uint8_t out[8];
-	struct buf_writer bw;
 	uint32_t n = 0;
-	uint32_t h = 0;
-	TEE_Result res = TEE_SUCCESS;
+	TEE_Result res = TEE_ERROR_GENERIC;
 
 	buf_get_u32(r, &n);
 	if (!buf_done(r) || !w->p.active || !w->p.create) {
@@ -207,14 +253,7 @@ bool do_create_part(struct worker *w, struct buf_reader *r)
 		      NULL, 0);
 		return true;
 	}
-	if (w->p.left) {
-		reply(w, TEE_SUCCESS, (const uint8_t *)"\0\0\0\0", 4);
-		return true;
-	}
-	res = pending_commit(w, &h);
-	buf_writer_init(&bw, out, sizeof(out));
-	buf_put_u32(&bw, h);
-	reply(w, res, out, res ? 0 : buf_written(&bw));
+	create_next(w);
 	return true;
 }
 
