@@ -115,9 +115,13 @@ int crypt_open(EVP_CIPHER_CTX *ctx, const uint8_t iv[STOR_IV], const void *aad, 
 	       const uint8_t *in, uint8_t *out, size_t len, const uint8_t tag[STOR_TAG])
 {
 	uint8_t t[STOR_TAG];
+	int rc = -1;
 
 	memcpy(t, tag, STOR_TAG);
-	return gcm(ctx, 0, iv, aad, aadlen, in, out, len, t);
+	rc = gcm(ctx, 0, iv, aad, aadlen, in, out, len, t);
+	if (rc && out)
+		secure_wipe(out, len);
+	return rc;
 }
 
 static int read_huk(const char *path, uint8_t huk[HUK_LEN])

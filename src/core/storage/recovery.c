@@ -348,146 +348,199 @@ static bool log_replay(struct store *s, const uint8_t *log, uint64_t k, struct f
 	return true;
 }
 
-TEE_Result journal_load(struct store *s)
+/* What journal_load gathers on its way, step by step. */
+struct load {
+	struct store *s;
+	int slot;		/* rpmb_open's answer */
+	struct jreader j;	/* the REE journal */
+	struct jhdr h[2];	/* its two header slots */
+	bool hok[2];		/* which of them decoded */
+	uint8_t *log;		/* the RPMB log area (RPMB_LOG_SIZE bytes) */
+	struct chain_end lg;	/* where the RPMB log ends */
+	struct chain_end ree;	/* where the picked header's REE chain ends */
+	int pick;		/* the header slot recovery starts from, or -1 */
+	bool log_too;		/* the RPMB log follows that REE chain */
+};
+
+/* A channel error as recovery reports it: a file gone means damage. */
+static TEE_Result io_result(TEE_Result io)
 {
-	struct jreader j = {.s = s};
-	struct jhdr h[2];
-	struct chain_end ree = {0};
-	struct chain_end lg = {0};
-	bool hok[2] = {false, false};
-	bool log_too = false;
+	return io == TEE_ERROR_ITEM_NOT_FOUND ? TEE_ERROR_CORRUPT_OBJECT : io;
+}
+
+/*
+ * Reads the two header slots. A store without a journal is made anew
+ * (*fresh) when that is all it can be; REE files gone while the RPMB slot
+ * says they were there, or there without the slot, are damage.
+ */
+static TEE_Result load_headers(struct load *ld, bool *fresh)
+{
+	struct store *s = ld->s;
 	uint8_t raw[HDR_LEN];
-	uint8_t *log = NULL;
-	struct fsb b;
-	int pick = -1;
-	int newer = 0;
-	int r = rpmb_open(&s->rpmb, s->dir, s->keys);
-	TEE_Result res = TEE_SUCCESS;
 	TEE_Result io = TEE_SUCCESS;
 
-	if (r == RPMB_BAD)
+	for (int i = 0; i < 2 && !io; i++)
+		if (jr_get(&ld->j, (uint64_t)i * HDR_SLOT, raw, HDR_LEN, &io))
+			ld->hok[i] = hdr_decode(s, raw, &ld->h[i]);
+	if (io == TEE_ERROR_ITEM_NOT_FOUND) {
+		/* No journal. Fine for a new store; otherwise it was deleted. */
+		if (ld->slot == RPMB_OK && s->rpmb.log_seq) {
+			log_error("storage: the REE files of a TA store are gone");
+			return TEE_ERROR_CORRUPT_OBJECT;
+		}
+		*fresh = true;
+		return journal_create(s, ld->slot == RPMB_OK);
+	}
+	if (io)
+		return io_result(io);
+	if (ld->slot == RPMB_ABSENT) {
+		log_error("storage: REE files of a TA store without its RPMB slot");
 		return TEE_ERROR_CORRUPT_OBJECT;
-	if (r == RPMB_IO)
+	}
+	if (!s->rpmb.log_seq && !ld->hok[0] && !ld->hok[1]) {
+		/* A new store whose first header never made it to disk. */
+		*fresh = true;
+		return journal_create(s, true);
+	}
+	return TEE_SUCCESS;
+}
+
+/* The RPMB log: trusted, and consistent with its head (direct_landed). */
+static TEE_Result load_log(struct load *ld)
+{
+	struct store *s = ld->s;
+
+	if (rpmb_log_read(&s->rpmb, ld->log)) {
+		log_error("storage: a TA store's RPMB log cannot be read");
 		return TEE_ERROR_STORAGE_NOT_AVAILABLE;
-	j.buf = malloc(FS_READ_AREA_LEN);
-	log = malloc(RPMB_LOG_SIZE);
-	if (!j.buf || !log) {
+	}
+	log_walk(s, ld->log, &ld->lg);
+	if (!log_consistent(s, &ld->lg)) {
+		log_error("storage: a TA store's RPMB log does not match its head");
+		return TEE_ERROR_CORRUPT_OBJECT;
+	}
+	return io_result(direct_landed(s, ld->log, &ld->lg));
+}
+
+/*
+ * The newest header whose REE chain the anchor accepts: it ends at the
+ * anchor (the log then follows), or one past all we trust (a large commit
+ * or a checkpoint cut off before its anchor).
+ */
+static TEE_Result load_pick(struct load *ld)
+{
+	const struct store *s = ld->s;
+	const struct chain_end *lg = &ld->lg;
+	struct chain_end *ree = &ld->ree;
+	TEE_Result io = TEE_SUCCESS;
+	int newer = ld->hok[1] && (!ld->hok[0] || ld->h[1].seq > ld->h[0].seq) ? 1 : 0;
+
+	for (int pass = 0; pass < 2 && ld->pick < 0; pass++) {
+		int i = pass ? 1 - newer : newer;
+
+		if (!ld->hok[i])
+			continue;
+		ree_walk(&ld->j, &ld->h[i], ree, &io);
+		if (io)
+			return io_result(io);
+		if (ree->seq == s->rpmb.seq && secure_equal(ree->tag, s->rpmb.tag, STOR_TAG)) {
+			ld->pick = i;
+			ld->log_too = true;
+		} else if (ree->seq == lg->seq + 1 && secure_equal(ree->prev, lg->tag, STOR_TAG) &&
+			   (!lg->n || ree->n == 0)) {
+			ld->pick = i;
+		}
+	}
+	if (ld->pick < 0) {
+		log_error("storage: a TA store's journal does not reach its RPMB anchor "
+			  "(rolled back or damaged)");
+		return TEE_ERROR_CORRUPT_OBJECT;
+	}
+	return TEE_SUCCESS;
+}
+
+/* The picked header's snapshot, then the REE records, then the RPMB log's; their files again. */
+static TEE_Result load_replay(struct load *ld)
+{
+	struct store *s = ld->s;
+	const struct jhdr *h = &ld->h[ld->pick];
+	struct fsb b;
+	TEE_Result io = TEE_SUCCESS;
+	TEE_Result res = dir_snapshot_load(s, &ld->j, h);
+
+	if (res)
+		return res;
+	s->hslot = ld->pick;
+	s->dir_seq = h->dir_seq;
+	fsb_init(&b, s->fs, s->dir);
+	if (!ree_replay(s, &ld->j, h, ld->ree.seq, &b, &io) ||
+	    (ld->log_too && !log_replay(s, ld->log, ld->lg.seq, &b, &io)))
+		return io ? io_result(io) : TEE_ERROR_CORRUPT_OBJECT;
+	if (b.nops)
+		io = fsb_run(&b);
+	return io_result(io);
+}
+
+/* Where the chain now ends, in the store and, when the log did not follow, in the anchor. */
+static TEE_Result load_anchor(struct load *ld)
+{
+	struct store *s = ld->s;
+	const struct chain_end *ree = &ld->ree;
+	const struct chain_end *lg = &ld->lg;
+
+	s->jend = ree->end;
+	s->jalloc = ree->end;
+	if (ld->log_too) {
+		s->seq = lg->seq;
+		memcpy(s->tag, lg->tag, STOR_TAG);
+		/* The head moves to what the log really holds, on either side. */
+		s->rpmb.log_seq = lg->seq;
+		memcpy(s->rpmb.log_tag, lg->tag, STOR_TAG);
+		s->rpmb.log_end = lg->end;
+	} else {
+		s->seq = ree->seq;
+		memcpy(s->tag, ree->tag, STOR_TAG);
+		if (rpmb_update(&s->rpmb, s->keys, ree->seq, ree->tag))
+			return TEE_ERROR_STORAGE_NOT_AVAILABLE;
+	}
+	s->since_ckpt = ree->n + (ld->log_too ? lg->n : 0);
+	if (ree->n || lg->n)
+		log_debug("storage: replayed %llu journal and %llu RPMB log record(s)",
+			  (unsigned long long)ree->n, (unsigned long long)lg->n);
+	return TEE_SUCCESS;
+}
+
+TEE_Result journal_load(struct store *s)
+{
+	struct load ld = {.s = s, .j = {.s = s}, .pick = -1};
+	TEE_Result res = TEE_ERROR_GENERIC;
+	bool fresh = false;
+
+	ld.slot = rpmb_open(&s->rpmb, s->dir, s->keys);
+	if (ld.slot == RPMB_BAD)
+		return TEE_ERROR_CORRUPT_OBJECT;
+	if (ld.slot == RPMB_IO)
+		return TEE_ERROR_STORAGE_NOT_AVAILABLE;
+	ld.j.buf = malloc(FS_READ_AREA_LEN);
+	ld.log = malloc(RPMB_LOG_SIZE);
+	if (!ld.j.buf || !ld.log) {
 		res = TEE_ERROR_OUT_OF_MEMORY;
 		goto out;
 	}
-	fsb_init(&j.b, s->fs, s->dir);
-	fsb_init(&b, s->fs, s->dir);
-	snprintf(j.name, sizeof(j.name), "%s", JNAME);
-	/* The two header slots. */
-	for (int i = 0; i < 2 && !io; i++)
-		if (jr_get(&j, (uint64_t)i * HDR_SLOT, raw, HDR_LEN, &io))
-			hok[i] = hdr_decode(s, raw, &h[i]);
-	if (io == TEE_ERROR_ITEM_NOT_FOUND) {
-		/* No journal. Fine for a new store; otherwise it was deleted. */
-		io = TEE_SUCCESS;
-		if (r == RPMB_OK && s->rpmb.log_seq) {
-			log_error("storage: the REE files of a TA store are gone");
-			res = TEE_ERROR_CORRUPT_OBJECT;
-			goto out;
-		}
-		res = journal_create(s, r == RPMB_OK);
+	fsb_init(&ld.j.b, s->fs, s->dir);
+	snprintf(ld.j.name, sizeof(ld.j.name), "%s", JNAME);
+	res = load_headers(&ld, &fresh);
+	if (res || fresh)
 		goto out;
-	}
-	if (io)
-		goto io_fail;
-	if (r == RPMB_ABSENT) {
-		log_error("storage: REE files of a TA store without its RPMB slot");
-		res = TEE_ERROR_CORRUPT_OBJECT;
-		goto out;
-	}
-	if (!s->rpmb.log_seq && !hok[0] && !hok[1]) {
-		/* A new store whose first header never made it to disk. */
-		res = journal_create(s, true);
-		goto out;
-	}
-	/* The RPMB log: trusted, and consistent with its head. */
-	rpmb_log_read(&s->rpmb, log);
-	log_walk(s, log, &lg);
-	if (!log_consistent(s, &lg)) {
-		log_error("storage: a TA store's RPMB log does not match its head");
-		res = TEE_ERROR_CORRUPT_OBJECT;
-		goto out;
-	}
-	io = direct_landed(s, log, &lg);
-	if (io)
-		goto io_fail;
-	/*
-	 * The newest header whose REE chain the anchor accepts: it ends at the
-	 * anchor (the log then follows), or one past all we trust (a large
-	 * commit or a checkpoint cut off before its anchor).
-	 */
-	newer = hok[1] && (!hok[0] || h[1].seq > h[0].seq) ? 1 : 0;
-	for (int pass = 0; pass < 2 && pick < 0; pass++) {
-		int i = pass ? 1 - newer : newer;
-
-		if (!hok[i])
-			continue;
-		ree_walk(&j, &h[i], &ree, &io);
-		if (io)
-			goto io_fail;
-		if (ree.seq == s->rpmb.seq && secure_equal(ree.tag, s->rpmb.tag, STOR_TAG)) {
-			pick = i;
-			log_too = true;
-		} else if (ree.seq == lg.seq + 1 && secure_equal(ree.prev, lg.tag, STOR_TAG) &&
-			   (!lg.n || ree.n == 0)) {
-			pick = i;
-		}
-	}
-	if (pick < 0) {
-		log_error("storage: a TA store's journal does not reach its RPMB anchor "
-			  "(rolled back or damaged)");
-		res = TEE_ERROR_CORRUPT_OBJECT;
-		goto out;
-	}
-	res = dir_snapshot_load(s, &j, &h[pick]);
-	if (res)
-		goto out;
-	s->hslot = pick;
-	s->dir_seq = h[pick].dir_seq;
-	/* Replay: the REE records, then the RPMB log's; their files again. */
-	if (!ree_replay(s, &j, &h[pick], ree.seq, &b, &io) ||
-	    (log_too && !log_replay(s, log, lg.seq, &b, &io))) {
-		if (io)
-			goto io_fail;
-		res = TEE_ERROR_CORRUPT_OBJECT;
-		goto out;
-	}
-	if (b.nops)
-		io = fsb_run(&b);
-	if (io)
-		goto io_fail;
-	s->jend = ree.end;
-	s->jalloc = ree.end;
-	if (log_too) {
-		s->seq = lg.seq;
-		memcpy(s->tag, lg.tag, STOR_TAG);
-		/* The head moves to what the log really holds, on either side. */
-		s->rpmb.log_seq = lg.seq;
-		memcpy(s->rpmb.log_tag, lg.tag, STOR_TAG);
-		s->rpmb.log_end = lg.end;
-	} else {
-		s->seq = ree.seq;
-		memcpy(s->tag, ree.tag, STOR_TAG);
-		if (rpmb_update(&s->rpmb, s->keys, ree.seq, ree.tag)) {
-			res = TEE_ERROR_STORAGE_NOT_AVAILABLE;
-			goto out;
-		}
-	}
-	s->since_ckpt = ree.n + (log_too ? lg.n : 0);
-	if (ree.n || lg.n)
-		log_debug("storage: replayed %llu journal and %llu RPMB log record(s)",
-			  (unsigned long long)ree.n, (unsigned long long)lg.n);
-	res = TEE_SUCCESS;
-	goto out;
-io_fail:
-	res = io == TEE_ERROR_ITEM_NOT_FOUND ? TEE_ERROR_CORRUPT_OBJECT : io;
+	res = load_log(&ld);
+	if (!res)
+		res = load_pick(&ld);
+	if (!res)
+		res = load_replay(&ld);
+	if (!res)
+		res = load_anchor(&ld);
 out:
-	free(j.buf);
-	free(log);
+	free(ld.j.buf);
+	free(ld.log);
 	return res;
 }

@@ -250,7 +250,9 @@ int rpmb_log_read(const struct rpmb_slot *r, void *buf)
 
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n <= 0)
+		if (n < 0)
+			return -1;
+		if (n == 0)
 			break;
 		done += (size_t)n;
 	}

@@ -97,9 +97,11 @@ void crypt_sha256(const void *p, size_t n, uint8_t out[STOR_HASH]);
 void crypt_hmac(const uint8_t key[STOR_KEY], const void *a, size_t an, const void *b, size_t bn,
 		uint8_t out[STOR_HASH]);
 /*
- * One-shot AES-256-GCM. seal writes len bytes to out and the tag; open
- * returns 0 only when the tag matches, and then only writes out. ctx is a
- * cipher context already keyed (see crypt_ctx_new), or NULL with key.
+ * One-shot AES-256-GCM under ctx, a cipher context already keyed (see
+ * crypt_ctx_new; never NULL). seal writes len bytes to out and the tag:
+ * 0 or -1. open returns 0 only when the tag matches; on any failure the len
+ * bytes of out are wiped, so no unverified plaintext is left in it. out may
+ * be NULL when len is 0 (a tag over the AAD alone).
  */
 EVP_CIPHER_CTX *crypt_ctx_new(const uint8_t key[STOR_KEY]);
 int crypt_seal(EVP_CIPHER_CTX *ctx, const uint8_t iv[STOR_IV], const void *aad, size_t aadlen,
@@ -146,7 +148,10 @@ int rpmb_update(struct rpmb_slot *r, const struct ta_keys *k, uint64_t seq,
  */
 int rpmb_log_append(struct rpmb_slot *r, const struct ta_keys *k, const void *rec, size_t len,
 		    uint64_t seq, const uint8_t tag[STOR_TAG]);
-/* The whole log area into buf (RPMB_LOG_SIZE bytes). 0 or -1. */
+/*
+ * The whole log area into buf (RPMB_LOG_SIZE bytes); what lies past the end
+ * of a short slot file reads as zeros (no record). 0, or -1 on a read error.
+ */
 int rpmb_log_read(const struct rpmb_slot *r, void *buf);
 void rpmb_close(struct rpmb_slot *r);
 
