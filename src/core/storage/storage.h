@@ -374,10 +374,15 @@ void store_put(struct store *s);
 /* Locks s for the worker whose channel is fs, loading it first if needed. */
 TEE_Result store_lock(struct store *s, struct reefs *fs);
 void store_unlock(struct store *s);
-/* Marks s broken with res (kept for the rest of its life in memory). */
-void store_break(struct store *s, TEE_Result res, const char *why);
 /* True when the caller holds the only reference to s. */
 bool store_sole(struct store *s);
+
+/*
+ * store_break.c: a store out of service, said by any layer (commit,
+ * checkpoint, load) without calling back up into store.c. Marks s broken
+ * with res (kept for the rest of its life in memory) and logs why, once.
+ */
+void store_break(struct store *s, TEE_Result res, const char *why);
 
 /* dir.c: the directory of a store */
 struct stor_entry *dir_find(struct store *s, uint8_t ns, const uint8_t *id, size_t id_len);

@@ -165,14 +165,3 @@ bool store_sole(struct store *s)
 	pthread_mutex_unlock(&stores_lock);
 	return sole;
 }
-
-void store_break(struct store *s, TEE_Result res, const char *why)
-{
-	char name[SWTEE_UUID_STR_LEN];
-
-	if (s->broken)
-		return;
-	uuid_format(&s->uuid, name);
-	log_error("storage of TA %s is unavailable: %s", name, why);
-	s->broken = res;
-}
