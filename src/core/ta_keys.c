@@ -31,7 +31,7 @@ static int key_scope_parse(const char *file, const char *text, size_t len, struc
 
 	snprintf(ks->file, sizeof(ks->file), "%s", file);
 	ks->n = 0;
-	while (p < end && strncmp(p, "-----BEGIN", 10)) {
+	while (p < end && !((size_t)(end - p) >= 10 && memcmp(p, "-----BEGIN", 10) == 0)) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
 		char u[SWTEE_UUID_STR_LEN + 1];
@@ -41,7 +41,7 @@ static int key_scope_parse(const char *file, const char *text, size_t len, struc
 			p += n + 1;
 			continue;
 		}
-		if (n != 5 + SWTEE_UUID_STR_LEN - 1 || strncmp(p, "uuid ", 5) ||
+		if (n != 5 + SWTEE_UUID_STR_LEN - 1 || memcmp(p, "uuid ", 5) != 0 ||
 		    ks->n >= CORE_KEY_UUIDS) {
 			log_error(
 			    "TA key %s, line %u: expected 'uuid UUID' (at most %d), a comment or "
