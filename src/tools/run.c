@@ -42,7 +42,7 @@ struct run_opts {
 	bool allow_instrumented; /* TAs built with sanitizers or coverage */
 	bool allow_rollback;	 /* swteed --allow-ta-rollback */
 	int verbose;
-	const char *tpm;	   /* --tpm: "mssim" or "swtpm"; NULL without */
+	const char *tpm;	   /* --tpm: "mssim", "swtpm" or "vm:SOCKET"; NULL without */
 	const char *socket_policy; /* --socket-policy FILE for swteed; NULL: loopback only */
 	const char *plugin_path;   /* --plugin-path DIR for tee-supplicant; NULL: its default */
 	const char *ta_keys[MAX_TA_KEYS]; /* --ta-key PEM for swteed, then $SWTEE_TA_KEY */
@@ -91,6 +91,10 @@ static void run_usage(FILE *f)
 		   "                  on Unix sockets, and point CMD's tpm2-tools at it\n"
 		   "                  (TPM2TOOLS_TCTI; SWTEE_TPM_MSSIM_TCTI and\n"
 		   "                  SWTEE_TPM_SWTPM_TCTI name both); see docs/tpm.md\n"
+		   "  --tpm=vm:SOCKET\n"
+		   "                  start swtee-tpm as one QEMU guest's TPM on Unix\n"
+		   "                  socket SOCKET (-chardev socket,path=SOCKET -tpmdev\n"
+		   "                  emulator,...); the guest's firmware starts the TPM\n"
 		   "  --socket-policy FILE\n"
 		   "                  which TAs may reach which hosts and ports over the GP\n"
 		   "                  Sockets API (swteed --socket-policy; docs/sockets.md);\n"
@@ -333,8 +337,10 @@ static int parse(int argc, char **argv, struct run_opts *o)
 			const char *eq = strchr(argv[optind - 1], '=');
 
 			o->tpm = eq ? eq + 1 : "mssim";
-			if (strcmp(o->tpm, "mssim") != 0 && strcmp(o->tpm, "swtpm") != 0) {
-				fprintf(stderr, "swtee run: --tpm takes mssim or swtpm\n");
+			if (strcmp(o->tpm, "mssim") != 0 && strcmp(o->tpm, "swtpm") != 0 &&
+			    (strncmp(o->tpm, "vm:", 3) != 0 || !o->tpm[3])) {
+				fprintf(stderr,
+					"swtee run: --tpm takes mssim, swtpm or vm:SOCKET\n");
 				return -1;
 			}
 			break;
@@ -486,6 +492,20 @@ static int start_tpm(const struct run_opts *o, const char *rundir, pid_t *pid)
 	    pipe2(pfd, O_CLOEXEC))
 		return -1;
 	snprintf(fdarg, sizeof(fdarg), "%d", pfd[1]);
+	if (!strncmp(o->tpm, "vm:", 3)) {
+		/* One VM's TPM alone: no TCTI for CMD's tools. */
+		char *argv_vm[] = {bin,		 "--vm", (char *)o->tpm + 3,
+				   "--ready-fd", fdarg,	 o->verbose ? "-v" : "-q",
+				   NULL};
+
+		*pid = start(argv_vm, pfd[1], SIGTERM);
+		close(pfd[1]);
+		if (*pid < 0 || wait_ready(*pid, pfd[0], "swtee-tpm"))
+			*pid = -1;
+		else
+			rc = 0;
+		goto out;
+	}
 	{
 		char *argv_tpm[] = {bin,   "--mssim",	 mssim, "--swtpm",
 				    swtpm, "--ready-fd", fdarg, o->verbose ? "-v" : "-q",

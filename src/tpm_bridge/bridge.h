@@ -79,13 +79,16 @@ void rm_reset(void);
 
 /* ---- listen.c: the sockets ---- */
 
-enum listen_kind { LISTEN_MSSIM, LISTEN_SWTPM };
+enum listen_kind { LISTEN_MSSIM, LISTEN_SWTPM, LISTEN_VM };
 
 /*
  * One protocol endpoint: a pair of sockets (mssim command and platform
  * ports, or swtpm data and control channels) at addr: "PORT" or
  * "HOST:PORT" (TCP, the second socket on PORT + 1), or "unix:PATH" or any
- * string with a '/' (Unix sockets PATH and PATH.ctrl).
+ * string with a '/' (Unix sockets PATH and PATH.ctrl). LISTEN_VM: one
+ * Unix socket at addr (unix:PATH or PATH), the swtpm control channel as
+ * QEMU's tpm-emulator backend drives it; the data channel is the socket
+ * QEMU passes with CMD_SET_DATAFD.
  */
 struct endpoint {
 	enum listen_kind kind;
@@ -126,5 +129,6 @@ void listen_close(struct endpoint *e);
  * or until the TEE is gone. 0 on a signal, -1 when the TEE is gone.
  */
 int serve_run(struct endpoint *eps, size_t n, int signal_fd);
+
 
 #endif

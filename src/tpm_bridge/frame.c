@@ -138,7 +138,32 @@ static enum frame_status swtpm_data(struct buf_reader *r, struct frame *f)
 	return prefixed_command(r, f);
 }
 
-static enum frame_status swtpm_ctrl(struct buf_reader *r, struct frame *f)
+/*
+ * UINT8 locality, then for QEMU's struct 3 bytes of padding. On the swtpm
+ * control channel both forms come: the padded one when the 3 bytes that
+ * follow are zero (a peer sends nothing more before the reply), the bare one
+ * when nothing or something else follows.
+ */
+static enum frame_status locality_arg(struct buf_reader *r, struct frame *f, bool padded)
+{
+	struct buf_reader pad;
+	uint8_t b = 0;
+	enum frame_status st = u8_arg(r, f);
+
+	if (st != FRAME_WHOLE || (!padded && !buf_left(r)))
+		return st;
+	pad = *r;
+	for (int i = 0; i < 3; i++) {
+		if (!buf_get_u8(&pad, &b))
+			return FRAME_MORE;
+		if (b && !padded)
+			return FRAME_WHOLE; /* the next request's first byte */
+	}
+	*r = pad;
+	return FRAME_WHOLE;
+}
+
+static enum frame_status swtpm_ctrl(struct buf_reader *r, struct frame *f, bool vm)
 {
 	if (!buf_get_be32(r, &f->code))
 		return FRAME_MORE;
@@ -152,6 +177,7 @@ static enum frame_status swtpm_ctrl(struct buf_reader *r, struct frame *f)
 	case SWTPM_STORE_VOLATILE:
 	case SWTPM_STOP:
 	case SWTPM_GET_CONFIG:
+	case SWTPM_SET_DATAFD: /* the descriptor comes beside the bytes */
 		return FRAME_WHOLE;
 	case SWTPM_INIT:
 	case SWTPM_SET_BUFFERSIZE:
@@ -159,7 +185,7 @@ static enum frame_status swtpm_ctrl(struct buf_reader *r, struct frame *f)
 		return u32_arg(r, f);
 	case SWTPM_SET_LOCALITY:
 	case SWTPM_RESET_TPMESTABLISHED:
-		return u8_arg(r, f);
+		return locality_arg(r, f, vm);
 	case SWTPM_HASH_DATA:
 		return sized(r, f, FRAME_HASH_MAX);
 	case SWTPM_GET_STATEBLOB: /* state_flags, type, offset */
@@ -192,7 +218,8 @@ enum frame_status frame_parse(enum frame_proto proto, const uint8_t *p, size_t l
 		st = swtpm_data(&r, f);
 		break;
 	case FRAME_SWTPM_CTRL:
-		st = swtpm_ctrl(&r, f);
+	case FRAME_VM_CTRL:
+		st = swtpm_ctrl(&r, f, proto == FRAME_VM_CTRL);
 		break;
 	}
 	if (st == FRAME_WHOLE)

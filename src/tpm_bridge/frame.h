@@ -10,7 +10,12 @@
  *   mssim platform port  UINT32 code, no payload: 1-4, 9-14, 17, 18, 20, 21
  *   swtpm data channel   a raw TPM 2.0 command (tag 0x8001/0x8002, size), or
  *                        mssim's SEND_COMMAND as swtpm also takes it
- *   swtpm control        UINT32 code + the payload of that code (tpm_ioctl.h)
+ *   swtpm control        UINT32 code + the payload of that code (tpm_ioctl.h);
+ *                        SET_LOCALITY and RESET_TPMESTABLISHED carry UINT8
+ *                        locality, alone (the swtpm TCTI) or padded to 4
+ *                        bytes (QEMU, the C struct): the padded form when 3
+ *                        zero bytes follow it, as a peer waits for the reply
+ *   VM control           the same as QEMU sends it: those two padded always
  *
  * All integers are big-endian. Everything is read through the bounded
  * reader; a request never exceeds FRAME_MAX bytes, so a peer's buffer never
@@ -35,6 +40,7 @@ enum frame_proto {
 	FRAME_MSSIM_PLATFORM,
 	FRAME_SWTPM_DATA,
 	FRAME_SWTPM_CTRL,
+	FRAME_VM_CTRL,
 };
 
 /* mssim codes (the reference simulator's TpmTcpProtocol.h) */
@@ -106,7 +112,7 @@ enum frame_status {
  * longer than FRAME_MAX; FRAME_BAD otherwise (an unknown code, a length
  * above its bound, a TPM command whose header is not TPM 2.0's). A swtpm
  * control code this bridge does not know, or one whose payload it does not
- * take (SET_STATEBLOB, SET_DATAFD), is a whole request of its code alone
+ * take (SET_STATEBLOB), is a whole request of its code alone
  * with f->last set, so that it can be refused before the peer is dropped,
  * as swtpm refuses it. Clears *f and *used first.
  */

@@ -23,6 +23,8 @@
 
 static const char *kind_name(const struct endpoint *e, int i)
 {
+	if (e->kind == LISTEN_VM)
+		return "VM (swtpm control for QEMU's tpm-emulator)";
 	if (e->kind == LISTEN_MSSIM)
 		return i ? "mssim platform" : "mssim command";
 	return i ? "swtpm control" : "swtpm data";
@@ -154,6 +156,20 @@ int listen_open(struct endpoint *e, const struct listen_policy *p)
 		path = e->addr + 5;
 	else if (strchr(e->addr, '/'))
 		path = e->addr;
+	if (e->kind == LISTEN_VM) {
+		/* One socket, QEMU's chardev; the data channel comes through it. */
+		if (!path) {
+			log_error("%s: a VM endpoint is a Unix socket path (unix:PATH)", e->addr);
+			goto out;
+		}
+		e->fd[0] = listen_unix(path, p);
+		e->unix_path[0] = e->fd[0] >= 0 ? strdup(path) : NULL;
+		if (!e->unix_path[0])
+			goto out;
+		log_info("%s on %s", kind_name(e, 0), path);
+		rc = 0;
+		goto out;
+	}
 	if (path) {
 		paths[0] = strdup(path);
 		if (!paths[0] || asprintf(&paths[1], "%s.ctrl", path) < 0) {

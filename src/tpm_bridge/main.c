@@ -27,6 +27,7 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: swtee-tpm [--mssim ADDR]... [--swtpm ADDR]... [--socket-group NAME]\n"
 		"                 [--tcp] [--manual-startup] [--ready-fd FD] [-v] [-q]\n"
+		"       swtee-tpm --vm SOCKET [--ready-fd FD] [-v] [-q]\n"
 		"  Serves the firmware TPM of the running swtee ($SWTEE_SOCKET) to TPM 2.0\n"
 		"  clients such as tpm2-tools.\n"
 		"  --mssim ADDR      the Microsoft simulator protocol: command port and\n"
@@ -38,6 +39,11 @@ static void usage(FILE *f)
 		"      PORT or HOST:PORT (TCP; the second socket on PORT+1). Without\n"
 		"      either option: Unix sockets DIR/mssim and DIR/swtpm, DIR being\n"
 		"      $XDG_RUNTIME_DIR/swtee-tpm, else /tmp/swtee-tpm-UID (made 0700).\n"
+		"  --vm SOCKET       be one QEMU guest's TPM, and nothing else: QEMU's\n"
+		"                    tpm-emulator backend on Unix socket SOCKET (0600):\n"
+		"                    -chardev socket,id=chrtpm,path=SOCKET\n"
+		"                    -tpmdev emulator,id=tpm0,chardev=chrtpm. The guest's\n"
+		"                    firmware starts the TPM; one VM at a time\n"
 		"  --socket-group NAME  the Unix sockets are also for the members of\n"
 		"                    group NAME (mode 0660; the default DIR 0710)\n"
 		"  --tcp             allow TCP addresses; without --mssim or --swtpm,\n"
@@ -95,6 +101,7 @@ int main(int argc, char **argv)
 	static const struct option opts[] = {
 	    {"mssim", required_argument, NULL, 'm'},
 	    {"swtpm", required_argument, NULL, 's'},
+	    {"vm", required_argument, NULL, 'V'},
 	    {"manual-startup", no_argument, NULL, 'M'},
 	    {"ready-fd", required_argument, NULL, 'r'},
 	    {"verbose", no_argument, NULL, 'v'},
@@ -110,6 +117,7 @@ int main(int argc, char **argv)
 	const char *group = NULL;
 	size_t neps = 0;
 	bool manual = false;
+	bool vm = false;
 	int ready_fd = -1;
 	int level = LOG_LVL_INFO;
 	int sfd = -1;
@@ -122,11 +130,15 @@ int main(int argc, char **argv)
 		switch (opt) {
 		case 'm':
 		case 's':
+		case 'V':
 			if (neps == ENDPOINTS_MAX) {
 				fprintf(stderr, "swtee-tpm: at most %d endpoints\n", ENDPOINTS_MAX);
 				return 2;
 			}
-			eps[neps].kind = opt == 'm' ? LISTEN_MSSIM : LISTEN_SWTPM;
+			vm |= opt == 'V';
+			eps[neps].kind = opt == 'V'   ? LISTEN_VM
+					 : opt == 'm' ? LISTEN_MSSIM
+						      : LISTEN_SWTPM;
 			eps[neps].addr = optarg;
 			neps++;
 			break;
@@ -168,6 +180,13 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	/* A VM's TPM is its own: no other client could reset it or take its slots. */
+	if (vm && (neps != 1 || policy.tcp || group)) {
+		fprintf(stderr, "swtee-tpm: --vm serves one VM alone: no other endpoint, "
+				"--tcp or --socket-group\n");
+		return 2;
+	}
+	manual |= vm;
 	for (size_t i = 0; i < ENDPOINTS_MAX; i++)
 		eps[i].fd[0] = eps[i].fd[1] = -1;
 	log_init("swtee-tpm", level);
@@ -192,6 +211,12 @@ int main(int argc, char **argv)
 			goto out;
 	if (tpm_open(manual))
 		goto out;
+	/* The TA starts the TPM when a session opens; a VM's firmware does that itself. */
+	if (vm && (tpm_power_off(true) || tpm_power_on())) {
+		log_error("the fTPM does not power on for the VM");
+		tpm_close();
+		goto out;
+	}
 	if (ready_fd >= 0) {
 		if (write(ready_fd, "ready\n", 6) != 6)
 			log_error("cannot signal readiness");

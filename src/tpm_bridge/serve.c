@@ -14,8 +14,15 @@
  * wake it for nothing while the TA runs the command, a wake-up that costs a
  * context switch when the two share a CPU and an interprocessor interrupt
  * when they do not (docs/tpm.md, "Benchmarks"). TCP wakes no reader so.
+ *
+ * A VM endpoint (--vm) serves one QEMU: its control connection, the first
+ * to connect (a second is refused while it is open), and the data channel
+ * it passes with CMD_SET_DATAFD. Neither is ever evicted, and the data
+ * channel's commands go to the TPM as they are: the guest's kernel has its
+ * own resource manager.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,9 +49,11 @@
 #define PTM_CAP_GET_TPMESTABLISHED (1u << 2)
 #define PTM_CAP_SET_LOCALITY (1u << 3)
 #define PTM_CAP_HASHING (1u << 4)
+#define PTM_CAP_CANCEL_TPM_CMD (1u << 5)
 #define PTM_CAP_RESET_TPMESTABLISHED (1u << 7)
 #define PTM_CAP_STOP (1u << 10)
 #define PTM_CAP_GET_CONFIG (1u << 11)
+#define PTM_CAP_SET_DATAFD (1u << 12)
 #define PTM_CAP_SET_BUFFERSIZE (1u << 13)
 /* mssim's REMOTE_HANDSHAKE answer: tpmPlatformAvailable | tpmInRawMode. */
 #define MSSIM_SERVER_VERSION 1
@@ -62,6 +71,8 @@ struct conn {
 	bool peek;		/* a Unix socket: requests are peeked (above) */
 	size_t peeked;		/* in's last bytes, peeked, still queued on the socket */
 	bool close_after;	/* once out is sent */
+	bool vm;		/* a VM's control or data channel */
+	int rx_fd;		/* a descriptor the VM passed, not yet taken; -1 */
 	uint64_t pending_since; /* ms; 0 while nothing is half done */
 	uint64_t active;	/* ms of the last request */
 };
@@ -83,6 +94,8 @@ static void conn_free(struct conn *c)
 {
 	if (!c)
 		return;
+	if (c->rx_fd >= 0)
+		close(c->rx_fd);
 	close(c->fd);
 	free(c);
 }
@@ -124,7 +137,8 @@ static int tpm_command(struct conn *c, const struct frame *f)
 
 	if (c->proto == FRAME_SWTPM_DATA && !f->prefixed)
 		loc = c->ep->locality;
-	if (rm_execute(f->data, f->len, loc, rsp_buf, &n))
+	if (c->vm ? tpm_execute(f->data, f->len, loc, rsp_buf, &n)
+		  : rm_execute(f->data, f->len, loc, rsp_buf, &n))
 		return -1;
 	if (f->prefixed)
 		out_u32(c, (uint32_t)n);
@@ -189,54 +203,181 @@ static int mssim_platform(struct conn *c, const struct frame *f)
 	return 0;
 }
 
-static int swtpm_ctrl(struct conn *c, const struct frame *f)
+/* A free slot, else that of the peer idle the longest but a VM's, freed; CONNS_MAX for none. */
+static size_t free_slot(void)
+{
+	size_t idle = CONNS_MAX;
+
+	for (size_t i = 0; i < CONNS_MAX; i++)
+		if (!conns[i])
+			return i;
+	for (size_t i = 0; i < CONNS_MAX; i++)
+		if (!conns[i]->vm && (idle == CONNS_MAX || conns[i]->active < conns[idle]->active))
+			idle = i;
+	if (idle == CONNS_MAX)
+		return CONNS_MAX;
+	log_debug("%d peers: dropping the one idle the longest", CONNS_MAX);
+	conn_free(conns[idle]);
+	conns[idle] = NULL;
+	return idle;
+}
+
+/* A connection of fd to serve as proto, in a free slot; NULL (fd closed) when none. */
+static struct conn *conn_add(int fd, struct endpoint *ep, enum frame_proto proto, uint64_t now)
+{
+	size_t slot = free_slot();
+	struct conn *c = slot < CONNS_MAX ? calloc(1, sizeof(*c)) : NULL;
+
+	if (!c) {
+		close(fd);
+		return NULL;
+	}
+	c->fd = fd;
+	c->rx_fd = -1;
+	c->ep = ep;
+	c->proto = proto;
+	c->active = now;
+	conns[slot] = c;
+	return c;
+}
+
+/*
+ * CMD_SET_DATAFD: the Unix stream socket the VM passed becomes its data
+ * channel, in place of an earlier one. PTM_SUCCESS or PTM_FAIL.
+ */
+static uint32_t vm_set_datafd(struct conn *c)
+{
+	int fd = c->rx_fd;
+	int domain = 0;
+	int type = 0;
+	socklen_t l1 = sizeof(domain);
+	socklen_t l2 = sizeof(type);
+	struct conn *d = NULL;
+
+	c->rx_fd = -1;
+	if (fd < 0) {
+		log_info("VM: CMD_SET_DATAFD came without a descriptor; refused");
+		return PTM_FAIL;
+	}
+	if (getsockopt(fd, SOL_SOCKET, SO_DOMAIN, &domain, &l1) ||
+	    getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &l2) || domain != AF_UNIX ||
+	    type != SOCK_STREAM || fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)) {
+		log_info("VM: CMD_SET_DATAFD passed no Unix stream socket; refused");
+		close(fd);
+		return PTM_FAIL;
+	}
+	for (size_t i = 0; i < CONNS_MAX; i++)
+		if (conns[i] && conns[i]->ep == c->ep && conns[i]->proto == FRAME_SWTPM_DATA) {
+			log_info("VM: a new data channel replaces the earlier one");
+			conn_free(conns[i]);
+			conns[i] = NULL;
+		}
+	d = conn_add(fd, c->ep, FRAME_SWTPM_DATA, now_ms());
+	if (!d) {
+		log_error("VM: no room for the data channel");
+		return PTM_FAIL;
+	}
+	d->vm = true;
+	d->peek = true;
+	log_info("VM: data channel set");
+	return PTM_SUCCESS;
+}
+
+/* A control command refused with TPM_BAD_ORDINAL, and why, in the log. */
+static uint32_t refused(const struct frame *f, const char *why)
+{
+	log_info("swtpm control: command 0x%02x refused (TPM_BAD_ORDINAL): %s%s", f->code, why,
+		 f->last ? "; its length is not known, so the connection is closed" : "");
+	return PTM_BAD_ORDINAL;
+}
+
+static void ctrl_caps(struct conn *c)
+{
+	uint32_t caps = PTM_CAP_INIT | PTM_CAP_SHUTDOWN | PTM_CAP_GET_TPMESTABLISHED |
+			PTM_CAP_SET_LOCALITY | PTM_CAP_HASHING | PTM_CAP_RESET_TPMESTABLISHED |
+			PTM_CAP_STOP | PTM_CAP_GET_CONFIG | PTM_CAP_SET_BUFFERSIZE;
+
+	/*
+	 * A UINT64 bitmap, and no result code. No state blobs: QEMU then
+	 * refuses savevm and migration itself (docs/tpm.md).
+	 */
+	if (c->proto == FRAME_VM_CTRL)
+		caps |= PTM_CAP_SET_DATAFD;
+	out_u32(c, 0);
+	out_u32(c, caps);
+}
+
+/* The control commands that concern the TPM's power and its established flag. */
+static bool ctrl_power(struct conn *c, const struct frame *f, uint32_t *res)
 {
 	bool set = false;
+
+	switch (f->code) {
+	case SWTPM_INIT:
+		/* PTM_INIT_FLAG_DELETE_VOLATILE: no volatile state is kept outside the TPM. */
+		*res = power_cycle(true) ? PTM_FAIL : PTM_SUCCESS;
+		return true;
+	case SWTPM_SHUTDOWN:
+	case SWTPM_STOP:
+		/* swtpm ends on SHUTDOWN; this bridge serves on, with the TPM off. */
+		*res = tpm_power_off(true) ? PTM_FAIL : PTM_SUCCESS;
+		return true;
+	case SWTPM_GET_TPMESTABLISHED:
+		*res = tpm_established_get(&set) ? PTM_FAIL : PTM_SUCCESS;
+		out_u32(c, *res);
+		out_u32(c, set ? 0x01000000u : 0); /* UINT8 bit, 3 bytes of padding */
+		return true;
+	case SWTPM_RESET_TPMESTABLISHED:
+		if (f->arg > 4)
+			*res = PTM_BAD_LOCALITY;
+		else
+			*res = tpm_established_reset((uint8_t)f->arg) ? PTM_FAIL : PTM_SUCCESS;
+		return true;
+	default:
+		return false;
+	}
+}
+
+static uint32_t ctrl_other(struct conn *c, const struct frame *f)
+{
+	switch (f->code) {
+	case SWTPM_SET_LOCALITY:
+		if (f->arg > 4)
+			return PTM_BAD_LOCALITY;
+		c->ep->locality = (uint8_t)f->arg;
+		return PTM_SUCCESS;
+	case SWTPM_HASH_START:
+		return tpm_hash_start() ? PTM_FAIL : PTM_SUCCESS;
+	case SWTPM_HASH_DATA:
+		return tpm_hash_data(f->data, f->len) ? PTM_FAIL : PTM_SUCCESS;
+	case SWTPM_HASH_END:
+		return tpm_hash_end() ? PTM_FAIL : PTM_SUCCESS;
+	case SWTPM_CANCEL_TPM_CMD:
+		/* Each command runs whole before the next request is read: none is in flight. */
+		return PTM_SUCCESS;
+	case SWTPM_LOCK_STORAGE:
+		return PTM_SUCCESS;
+	case SWTPM_SET_DATAFD:
+		if (c->proto == FRAME_VM_CTRL)
+			return vm_set_datafd(c);
+		return refused(f, "a data socket is taken on a VM endpoint only (--vm)");
+	case SWTPM_STORE_VOLATILE:
+	case SWTPM_SET_STATEBLOB:
+	case SWTPM_GET_INFO:
+		return refused(f, "the TPM's state does not leave the TEE");
+	default:
+		return refused(f, "unknown command");
+	}
+}
+
+static int swtpm_ctrl(struct conn *c, const struct frame *f)
+{
 	uint32_t res = PTM_SUCCESS;
 
 	switch (f->code) {
 	case SWTPM_GET_CAPABILITY:
-		/* A UINT64 bitmap, and no result code. */
-		out_u32(c, 0);
-		out_u32(c, PTM_CAP_INIT | PTM_CAP_SHUTDOWN | PTM_CAP_GET_TPMESTABLISHED |
-			       PTM_CAP_SET_LOCALITY | PTM_CAP_HASHING |
-			       PTM_CAP_RESET_TPMESTABLISHED | PTM_CAP_STOP | PTM_CAP_GET_CONFIG |
-			       PTM_CAP_SET_BUFFERSIZE);
+		ctrl_caps(c);
 		return 0;
-	case SWTPM_INIT:
-		res = power_cycle(true) ? PTM_FAIL : PTM_SUCCESS;
-		break;
-	case SWTPM_SHUTDOWN:
-	case SWTPM_STOP:
-		/* swtpm ends on SHUTDOWN; this bridge serves on, with the TPM off. */
-		res = tpm_power_off(true) ? PTM_FAIL : PTM_SUCCESS;
-		break;
-	case SWTPM_GET_TPMESTABLISHED:
-		res = tpm_established_get(&set) ? PTM_FAIL : PTM_SUCCESS;
-		out_u32(c, res);
-		out_u32(c, set ? 0x01000000u : 0); /* UINT8 bit, 3 bytes of padding */
-		return 0;
-	case SWTPM_SET_LOCALITY:
-		if (f->arg > 4)
-			res = PTM_BAD_LOCALITY;
-		else
-			c->ep->locality = (uint8_t)f->arg;
-		break;
-	case SWTPM_RESET_TPMESTABLISHED:
-		if (f->arg > 4)
-			res = PTM_BAD_LOCALITY;
-		else
-			res = tpm_established_reset((uint8_t)f->arg) ? PTM_FAIL : PTM_SUCCESS;
-		break;
-	case SWTPM_HASH_START:
-		res = tpm_hash_start() ? PTM_FAIL : PTM_SUCCESS;
-		break;
-	case SWTPM_HASH_DATA:
-		res = tpm_hash_data(f->data, f->len) ? PTM_FAIL : PTM_SUCCESS;
-		break;
-	case SWTPM_HASH_END:
-		res = tpm_hash_end() ? PTM_FAIL : PTM_SUCCESS;
-		break;
 	case SWTPM_GET_CONFIG:
 		out_u32(c, PTM_SUCCESS);
 		out_u32(c, 0); /* no state-file or migration keys: the TEE keeps the state */
@@ -248,21 +389,23 @@ static int swtpm_ctrl(struct conn *c, const struct frame *f)
 		out_u32(c, FRAME_TPM_MAX);
 		out_u32(c, FRAME_TPM_MAX);
 		return 0;
-	case SWTPM_LOCK_STORAGE:
-		break;
+	case SWTPM_GET_STATEBLOB:
+		/* The whole fixed part of the answer, so that a reader of it does not wait. */
+		out_u32(c, refused(f, "the TPM's state does not leave the TEE"));
+		out_u32(c, 0); /* state_flags */
+		out_u32(c, 0); /* totlength */
+		out_u32(c, 0); /* length */
+		return 0;
 	default:
-		/*
-		 * Cancel (commands run synchronously), and what would move the
-		 * TPM's state out of the TEE (volatile state, state blobs, info
-		 * from outside the TPM) or a descriptor into it.
-		 */
-		res = PTM_BAD_ORDINAL;
-		break;
+		if (!ctrl_power(c, f, &res))
+			res = ctrl_other(c, f);
+		/* GET_TPMESTABLISHED has queued its whole answer. */
+		if (f->code != SWTPM_GET_TPMESTABLISHED)
+			out_u32(c, res);
+		if (f->last)
+			c->close_after = true;
+		return 0;
 	}
-	out_u32(c, res);
-	if (f->last)
-		c->close_after = true;
-	return 0;
 }
 
 /* Runs one whole request and queues its reply. -1 when the TEE is gone. */
@@ -276,6 +419,7 @@ static int handle(struct conn *c, const struct frame *f)
 	case FRAME_SWTPM_DATA:
 		return tpm_command(c, f);
 	case FRAME_SWTPM_CTRL:
+	case FRAME_VM_CTRL:
 		return swtpm_ctrl(c, f);
 	}
 	return 0;
@@ -352,6 +496,42 @@ static int process(struct conn *c, uint64_t now)
 	return 0;
 }
 
+/*
+ * recv on a VM's control channel, which is not peeked: a descriptor that
+ * comes with the bytes (SCM_RIGHTS) is kept in rx_fd for CMD_SET_DATAFD, in
+ * place of one kept before.
+ */
+static ssize_t recv_fds(struct conn *c, uint8_t *p, size_t n)
+{
+	union {
+		struct cmsghdr h;
+		char b[CMSG_SPACE(4 * sizeof(int))];
+	} ctl;
+	struct iovec iov = {.iov_base = p, .iov_len = n};
+	struct msghdr m = {.msg_iov = &iov,
+			   .msg_iovlen = 1,
+			   .msg_control = ctl.b,
+			   .msg_controllen = sizeof(ctl.b)};
+	ssize_t r = recvmsg(c->fd, &m, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
+
+	for (struct cmsghdr *h = r >= 0 ? CMSG_FIRSTHDR(&m) : NULL; h; h = CMSG_NXTHDR(&m, h)) {
+		size_t k = 0;
+
+		if (h->cmsg_level != SOL_SOCKET || h->cmsg_type != SCM_RIGHTS)
+			continue;
+		k = (h->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+		for (size_t i = 0; i < k; i++) {
+			int fd = -1;
+
+			memcpy(&fd, CMSG_DATA(h) + i * sizeof(int), sizeof(fd));
+			if (c->rx_fd >= 0)
+				close(c->rx_fd);
+			c->rx_fd = fd;
+		}
+	}
+	return r;
+}
+
 static int on_readable(struct conn *c, uint64_t now)
 {
 	ssize_t n = 0;
@@ -361,8 +541,11 @@ static int on_readable(struct conn *c, uint64_t now)
 		return 1;
 	if (c->in_len == sizeof(c->in))
 		return 1; /* cannot happen: a request is no longer than the buffer */
-	n = recv(c->fd, c->in + c->in_len, sizeof(c->in) - c->in_len,
-		 MSG_DONTWAIT | (c->peek ? MSG_PEEK : 0));
+	if (c->proto == FRAME_VM_CTRL)
+		n = recv_fds(c, c->in + c->in_len, sizeof(c->in) - c->in_len);
+	else
+		n = recv(c->fd, c->in + c->in_len, sizeof(c->in) - c->in_len,
+			 MSG_DONTWAIT | (c->peek ? MSG_PEEK : 0));
 	if (n < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK))
 		return 0;
 	if (n <= 0)
@@ -373,48 +556,52 @@ static int on_readable(struct conn *c, uint64_t now)
 	return process(c, now);
 }
 
+/* Whether ep, a VM endpoint, has its VM's control connection open. */
+static bool vm_bound(const struct endpoint *ep)
+{
+	for (size_t i = 0; i < CONNS_MAX; i++)
+		if (conns[i] && conns[i]->ep == ep && conns[i]->proto == FRAME_VM_CTRL)
+			return true;
+	return false;
+}
+
 /* Takes one waiting peer; -1 when none waits. */
 static int accept_one(struct endpoint *ep, int which, uint64_t now)
 {
 	struct conn *c = NULL;
-	size_t slot = CONNS_MAX;
-	size_t idle = 0;
+	enum frame_proto proto = FRAME_VM_CTRL;
 	int r = 0;
 	int fd = accept4(ep->fd[which], NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 
 	if (fd < 0)
 		return -1;
-	for (size_t i = 0; i < CONNS_MAX && slot == CONNS_MAX; i++)
-		if (!conns[i])
-			slot = i;
-	if (slot == CONNS_MAX) {
-		for (size_t i = 1; i < CONNS_MAX; i++)
-			if (conns[i]->active < conns[idle]->active)
-				idle = i;
-		log_debug("%d peers: dropping the one idle the longest", CONNS_MAX);
-		conn_free(conns[idle]);
-		conns[idle] = NULL;
-		slot = idle;
-	}
-	c = calloc(1, sizeof(*c));
-	if (!c) {
+	if (ep->kind == LISTEN_VM && vm_bound(ep)) {
+		/* Closed unread: another process must not reset or drive the VM's TPM. */
+		log_info("VM: a second peer on %s refused: the TPM is the connected VM's",
+			 ep->unix_path[0]);
 		close(fd);
-		return -1;
+		return 0;
 	}
-	c->fd = fd;
-	c->ep = ep;
-	c->peek = ep->unix_path[which] != NULL;
 	if (ep->kind == LISTEN_MSSIM)
-		c->proto = which ? FRAME_MSSIM_PLATFORM : FRAME_MSSIM_TPM;
-	else
-		c->proto = which ? FRAME_SWTPM_CTRL : FRAME_SWTPM_DATA;
-	c->active = now;
-	conns[slot] = c;
+		proto = which ? FRAME_MSSIM_PLATFORM : FRAME_MSSIM_TPM;
+	else if (ep->kind == LISTEN_SWTPM)
+		proto = which ? FRAME_SWTPM_CTRL : FRAME_SWTPM_DATA;
+	c = conn_add(fd, ep, proto, now);
+	if (!c) {
+		log_error("no room for a new peer");
+		return 0;
+	}
+	c->vm = ep->kind == LISTEN_VM;
+	c->peek = !c->vm && ep->unix_path[which] != NULL;
+	if (c->vm)
+		log_info("VM: control connection on %s", ep->unix_path[0]);
 	/* A TCTI sends its command right after connecting: take it now, not a poll later. */
 	r = on_readable(c, now);
 	if (r) {
+		for (size_t i = 0; i < CONNS_MAX; i++)
+			if (conns[i] == c)
+				conns[i] = NULL;
 		conn_free(c);
-		conns[slot] = NULL;
 	}
 	if (r < 0)
 		tee_gone = true;
@@ -479,7 +666,9 @@ int serve_run(struct endpoint *eps, size_t n, int signal_fd)
 				drop = flush(c) ? 1 : process(c, now);
 			else if (ev & (POLLIN | POLLHUP | POLLERR))
 				drop = on_readable(c, now);
-			if (!drop && c->pending_since && now - c->pending_since > STALL_MS) {
+			/* A VM's channels end when QEMU closes them, or breaks the protocol. */
+			if (!drop && !c->vm && c->pending_since &&
+			    now - c->pending_since > STALL_MS) {
 				log_debug("peer stalled mid-request; dropped");
 				drop = 1;
 			}
