@@ -68,12 +68,32 @@ int tpm_established_reset(uint8_t locality);
 /* ---- rm.c: the transient-object resource manager ---- */
 
 /*
- * Runs a client's TPM command through tpm_execute, evicting the least
- * recently used transient objects when the TPM is out of object slots
- * (TPM_RC_OBJECT_MEMORY), then running it again. Same contract as
+ * Who sent a command: the connection (an id never reused; rm_conn_closed
+ * says when it closes) and, on a Unix socket, the peer's process (pid 0
+ * when not known) and that process's start time (0: read it when needed),
+ * so that a reused pid is not taken for it.
+ */
+struct rm_owner {
+	uint64_t conn;
+	pid_t pid;
+	uint64_t start;
+};
+
+/* The start time of process pid (/proc/PID/stat), 0 when it is gone or unknown. */
+uint64_t rm_process_start(pid_t pid);
+
+/*
+ * Runs a client's TPM command through tpm_execute. When the TPM is out of
+ * object slots (TPM_RC_OBJECT_MEMORY), flushes the least recently used
+ * transient object whose owner (the client that created or loaded it) is
+ * gone, and runs the command again; when every object still has its owner,
+ * the client gets TPM_RC_OBJECT_MEMORY as from a TPM. Same contract as
  * tpm_execute.
  */
-int rm_execute(const uint8_t *cmd, size_t len, uint8_t locality, uint8_t *rsp, size_t *rsp_len);
+int rm_execute(const uint8_t *cmd, size_t len, uint8_t locality, const struct rm_owner *owner,
+	       uint8_t *rsp, size_t *rsp_len);
+/* The connection of that id is closed: what it holds is held by its process alone. */
+void rm_conn_closed(uint64_t conn);
 /* Forgets what it learnt of the TPM (after a power cycle). */
 void rm_reset(void);
 
@@ -129,6 +149,5 @@ void listen_close(struct endpoint *e);
  * or until the TEE is gone. 0 on a signal, -1 when the TEE is gone.
  */
 int serve_run(struct endpoint *eps, size_t n, int signal_fd);
-
 
 #endif

@@ -3,16 +3,23 @@
  * socket leaves the objects it loads (primaries, keys, every ContextLoad)
  * in the TPM, and libtpms has three object slots: the fourth tool would
  * fail with TPM_RC_OBJECT_MEMORY. Here, when a command fails so, the least
- * recently used transient object that the command does not name is flushed
- * and the command runs again. Nothing changes for a command that fits: no
- * handle is virtualised, a client sees the TPM's own handles, and an object
- * it keeps using stays the most recently used.
+ * recently used transient object that the command does not name, and whose
+ * owner is gone, is flushed and the command runs again. The owner of an
+ * object is the client whose command returned its handle: its connection,
+ * and on a Unix socket its process (the swtpm TCTI connects per command, so
+ * an ESYS program holds its objects across connections); a tool that has
+ * exited holds nothing. An object whose owner is still there is never
+ * flushed: when every object has one, the command's TPM_RC_OBJECT_MEMORY
+ * goes to the client, as from a TPM. Nothing changes for a command that
+ * fits: no handle is virtualised, a client sees the TPM's own handles.
  *
  * "Used" is learnt from the handle area of each command (the count of
  * handles per command code is read from the TPM, TPM_CAP_COMMANDS) and from
  * the handle a command returns. Sessions are not managed: tools save or
  * flush theirs.
  */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bridge.h"
@@ -49,6 +56,7 @@ struct rm_state {
 	struct {
 		uint32_t handle;
 		uint64_t used;
+		struct rm_owner owner; /* all zero: none known */
 	} seen[RM_TRACKED];
 	uint64_t clock;
 };
@@ -148,23 +156,80 @@ static const struct rm_cc *lookup(uint32_t cc)
 	return NULL;
 }
 
-static void touch(uint32_t handle)
+/* Marks handle used now; owner: it was just created or loaded by that client. */
+static void touch(uint32_t handle, const struct rm_owner *owner)
 {
 	size_t oldest = 0;
+	size_t i = 0;
 
 	if (handle >> 24 != TPM_HT_TRANSIENT)
 		return;
 	rm.clock++;
-	for (size_t i = 0; i < RM_TRACKED; i++) {
-		if (rm.seen[i].handle == handle) {
-			rm.seen[i].used = rm.clock;
-			return;
-		}
+	for (i = 0; i < RM_TRACKED && rm.seen[i].handle != handle; i++)
 		if (rm.seen[i].used < rm.seen[oldest].used)
 			oldest = i;
+	if (i == RM_TRACKED) {
+		i = oldest;
+		rm.seen[i].handle = handle;
+		memset(&rm.seen[i].owner, 0, sizeof(rm.seen[i].owner));
 	}
-	rm.seen[oldest].handle = handle;
-	rm.seen[oldest].used = rm.clock;
+	rm.seen[i].used = rm.clock;
+	if (!owner)
+		return;
+	rm.seen[i].owner = *owner;
+	/* Read now, while the process waits for this command's response. */
+	if (owner->pid > 0 && !owner->start)
+		rm.seen[i].owner.start = rm_process_start(owner->pid);
+}
+
+uint64_t rm_process_start(pid_t pid)
+{
+	char path[32];
+	char buf[1024];
+	char *p = NULL;
+	FILE *f = NULL;
+	size_t n = 0;
+	unsigned long long start = 0;
+
+	if (pid <= 0 ||
+	    snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid) >= (int)sizeof(path))
+		return 0;
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	/* The name, in parentheses, may hold anything: fields follow the last ')'. */
+	p = strrchr(buf, ')');
+	/* starttime is field 22; the state, field 3, follows the ')' and a space. */
+	for (int field = 3; p && field <= 22; field++)
+		p = strchr(p + 1, ' ');
+	if (!p || sscanf(p, " %llu", &start) != 1)
+		return 0;
+	return start;
+}
+
+void rm_conn_closed(uint64_t conn)
+{
+	for (size_t i = 0; i < RM_TRACKED; i++)
+		if (rm.seen[i].owner.conn == conn)
+			rm.seen[i].owner.conn = 0;
+}
+
+/* Whether the client that created or loaded handle may still use it. */
+static bool held(uint32_t handle)
+{
+	const struct rm_owner *o = NULL;
+
+	for (size_t i = 0; i < RM_TRACKED && !o; i++)
+		if (rm.seen[i].handle == handle)
+			o = &rm.seen[i].owner;
+	if (!o)
+		return false; /* loaded before the bridge learnt of it: nobody's */
+	if (o->conn)
+		return true;
+	return o->pid > 0 && o->start && rm_process_start(o->pid) == o->start;
 }
 
 /* When handle was last used; 0 when not known (the oldest of all). */
@@ -192,7 +257,10 @@ static size_t command_handles(const uint8_t *cmd, size_t len, uint32_t out[3])
 	return n;
 }
 
-/* Flushes the least recently used transient object not in keep. 0, or -1 for none. */
+/*
+ * Flushes the least recently used transient object not in keep whose owner
+ * is gone. 0, or -1 for none.
+ */
 static int evict(const uint32_t *keep, size_t nkeep)
 {
 	struct buf_reader r;
@@ -221,13 +289,15 @@ static int evict(const uint32_t *keep, size_t nkeep)
 			return -1;
 		for (size_t k = 0; k < nkeep; k++)
 			kept |= keep[k] == h;
-		if (!kept && h >> 24 == TPM_HT_TRANSIENT && last_use(h) < victim_use) {
+		if (!kept && h >> 24 == TPM_HT_TRANSIENT && last_use(h) < victim_use && !held(h)) {
 			victim = h;
 			victim_use = last_use(h);
 		}
 	}
-	if (!victim)
+	if (!victim) {
+		log_debug("resource manager: out of object slots, each object held by its client");
 		return -1;
+	}
 	own_command_start(&w, 14, TPM_CC_FLUSH_CONTEXT);
 	buf_put_be32(&w, victim);
 	if (own_command(buf_written(&w), &len))
@@ -236,7 +306,8 @@ static int evict(const uint32_t *keep, size_t nkeep)
 	return 0;
 }
 
-int rm_execute(const uint8_t *cmd, size_t len, uint8_t locality, uint8_t *rsp, size_t *rsp_len)
+int rm_execute(const uint8_t *cmd, size_t len, uint8_t locality, const struct rm_owner *owner,
+	       uint8_t *rsp, size_t *rsp_len)
 {
 	uint32_t handles[3];
 	size_t nhandles = 0;
@@ -249,7 +320,7 @@ int rm_execute(const uint8_t *cmd, size_t len, uint8_t locality, uint8_t *rsp, s
 		learn_commands();
 	nhandles = command_handles(cmd, len, handles);
 	for (size_t i = 0; i < nhandles; i++)
-		touch(handles[i]);
+		touch(handles[i], NULL);
 	for (int tries = 0;; tries++) {
 		if (tpm_execute(cmd, len, locality, rsp, rsp_len))
 			return -1;
@@ -262,6 +333,6 @@ int rm_execute(const uint8_t *cmd, size_t len, uint8_t locality, uint8_t *rsp, s
 	buf_reader_init(&r, rsp, *rsp_len);
 	if (c && c->rhandle && tpm_header_get(&r, &h) && h.code == TPM_RC_SUCCESS &&
 	    buf_get_be32(&r, &handle))
-		touch(handle);
+		touch(handle, owner);
 	return 0;
 }

@@ -72,6 +72,7 @@ struct conn {
 	size_t peeked;		/* in's last bytes, peeked, still queued on the socket */
 	bool close_after;	/* once out is sent */
 	bool vm;		/* a VM's control or data channel */
+	struct rm_owner owner;	/* who holds the objects its commands create */
 	int rx_fd;		/* a descriptor the VM passed, not yet taken; -1 */
 	uint64_t pending_since; /* ms; 0 while nothing is half done */
 	uint64_t active;	/* ms of the last request */
@@ -96,6 +97,7 @@ static void conn_free(struct conn *c)
 		return;
 	if (c->rx_fd >= 0)
 		close(c->rx_fd);
+	rm_conn_closed(c->owner.conn);
 	close(c->fd);
 	free(c);
 }
@@ -138,7 +140,7 @@ static int tpm_command(struct conn *c, const struct frame *f)
 	if (c->proto == FRAME_SWTPM_DATA && !f->prefixed)
 		loc = c->ep->locality;
 	if (c->vm ? tpm_execute(f->data, f->len, loc, rsp_buf, &n)
-		  : rm_execute(f->data, f->len, loc, rsp_buf, &n))
+		  : rm_execute(f->data, f->len, loc, &c->owner, rsp_buf, &n))
 		return -1;
 	if (f->prefixed)
 		out_u32(c, (uint32_t)n);
@@ -222,16 +224,26 @@ static size_t free_slot(void)
 	return idle;
 }
 
-/* A connection of fd to serve as proto, in a free slot; NULL (fd closed) when none. */
+/*
+ * A connection of fd to serve as proto, in a free slot; NULL (fd closed)
+ * when none. Its owner is the peer's process when the kernel names it.
+ */
 static struct conn *conn_add(int fd, struct endpoint *ep, enum frame_proto proto, uint64_t now)
 {
+	static uint64_t next_id;
 	size_t slot = free_slot();
 	struct conn *c = slot < CONNS_MAX ? calloc(1, sizeof(*c)) : NULL;
+	struct ucred cred = {.pid = 0};
+	socklen_t len = sizeof(cred);
 
 	if (!c) {
 		close(fd);
 		return NULL;
 	}
+	c->owner.conn = ++next_id;
+	/* Its start time is read only when it creates an object (rm.c). */
+	if (!getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) && cred.pid > 0)
+		c->owner.pid = cred.pid;
 	c->fd = fd;
 	c->rx_fd = -1;
 	c->ep = ep;
