@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "compiler.h"
+
 #define ELF_DYN_NAME_MAX 256
 /* The most DT_NEEDED entries an object may have; more is refused as malformed. */
 #define ELF_DYN_NEEDED_MAX 32
@@ -25,12 +27,12 @@ struct elf_needed {
  * Returns how many there are, or -1 if the ELF is malformed, a name is
  * longer than ELF_DYN_NAME_MAX - 1 bytes, or there are more than max.
  */
-int elf_needed_list(int fd, struct elf_needed *out, size_t max);
+SWTEE_MUST_CHECK int elf_needed_list(int fd, struct elf_needed *out, size_t max);
 
 /*
  * The DT_SONAME of the ELF on fd into out[n]: 1, or 0 when it has none,
  * -1 when the ELF is malformed or the name does not fit.
  */
-int elf_soname(int fd, char *out, size_t n);
+SWTEE_MUST_CHECK int elf_soname(int fd, char *out, size_t n);
 
 #endif

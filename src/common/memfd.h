@@ -4,12 +4,14 @@
 
 #include <stddef.h>
 
+#include "compiler.h"
+
 /*
  * A close-on-exec memfd of size bytes, sealed against shrinking, growing and
  * further sealing: its receiver may map it without fearing a truncation.
  * Returns the descriptor, or -1.
  */
-int memfd_new_sealed(const char *name, size_t size);
+SWTEE_MUST_CHECK int memfd_new_sealed(const char *name, size_t size);
 
 /*
  * Is fd memory whose mapping can never fault: ordinary shared memory (a
@@ -17,6 +19,6 @@ int memfd_new_sealed(const char *name, size_t size);
  * reader) carrying every seal of seals? Returns its size, or -1 (also for an
  * empty one).
  */
-long long memfd_safe_size(int fd, int seals);
+SWTEE_MUST_CHECK long long memfd_safe_size(int fd, int seals);
 
 #endif

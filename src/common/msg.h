@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "compiler.h"
 #include "proto.h"
 
 struct msg_fds {
@@ -21,15 +22,16 @@ int msg_send(int sock, const void *buf, size_t len, const int *fds, size_t nfds)
  * nothing waiting. Retries EINTR: a signal never ends the wait. Received
  * descriptors are close-on-exec; the caller owns them (msg_fds_close).
  */
-ssize_t msg_recv(int sock, void *buf, size_t cap, struct msg_fds *fds);
+SWTEE_MUST_CHECK ssize_t msg_recv(int sock, void *buf, size_t cap, struct msg_fds *fds);
 /*
  * As msg_recv, but gives up with -ETIMEDOUT when nothing arrived within
  * timeout_ms (< 0: wait); EINTR waits on for what is left of timeout_ms.
  */
-ssize_t msg_recv_timeout(int sock, void *buf, size_t cap, struct msg_fds *fds, int timeout_ms);
+SWTEE_MUST_CHECK ssize_t msg_recv_timeout(int sock, void *buf, size_t cap, struct msg_fds *fds,
+					  int timeout_ms);
 void msg_fds_init(struct msg_fds *fds);
 void msg_fds_close(struct msg_fds *fds);
 /* Takes descriptor i out of fds (the caller owns it), or -1 when absent. */
-int msg_fds_take(struct msg_fds *fds, size_t i);
+SWTEE_MUST_CHECK int msg_fds_take(struct msg_fds *fds, size_t i);
 
 #endif

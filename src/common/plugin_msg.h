@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "compiler.h"
 #include "uuid.h"
 
 struct plugin_msg_invoke {
@@ -30,14 +31,15 @@ struct plugin_msg_answer {
  * Parses the MSG_PLUGIN_INVOKE msg[n] into *out: the whole message, with at
  * most PROTO_PLUGIN_DATA_MAX bytes of data. Returns 0, or -1 (malformed).
  */
-int plugin_msg_parse_invoke(const uint8_t *msg, size_t n, struct plugin_msg_invoke *out);
+SWTEE_MUST_CHECK int plugin_msg_parse_invoke(const uint8_t *msg, size_t n,
+					     struct plugin_msg_invoke *out);
 
 /*
  * Parses the MSG_PLUGIN_RSP msg[n] answering a request of max_len bytes:
  * the whole message, its data no longer than max_len nor than the out_len
  * it reports. Returns 0, or -1 (malformed).
  */
-int plugin_msg_parse_answer(const uint8_t *msg, size_t n, uint32_t max_len,
-			    struct plugin_msg_answer *out);
+SWTEE_MUST_CHECK int plugin_msg_parse_answer(const uint8_t *msg, size_t n, uint32_t max_len,
+					     struct plugin_msg_answer *out);
 
 #endif

@@ -5,10 +5,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "compiler.h"
+
 /* Overwrites n bytes at p with zeros; never optimised away. p may be NULL. */
 void secure_wipe(void *p, size_t n);
 #define SECURE_WIPE_VAR(v) secure_wipe(&(v), sizeof(v))
 /* Compares n bytes in time that depends on n only. True when equal. */
-bool secure_equal(const void *a, const void *b, size_t n);
+SWTEE_MUST_CHECK bool secure_equal(const void *a, const void *b, size_t n);
 
 #endif

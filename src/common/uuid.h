@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "compiler.h"
+
 struct swtee_uuid {
 	uint8_t b[16];
 };
@@ -18,7 +20,7 @@ struct swtee_uuid {
 #define SWTEE_UUID_STR_LEN 37 /* 36 characters and the NUL */
 
 /* Parses "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx" (either case). */
-bool uuid_parse(const char *s, struct swtee_uuid *out);
+SWTEE_MUST_CHECK bool uuid_parse(const char *s, struct swtee_uuid *out);
 /* Writes the lower-case canonical form into out[SWTEE_UUID_STR_LEN]. */
 void uuid_format(const struct swtee_uuid *u, char out[SWTEE_UUID_STR_LEN]);
 void uuid_from_fields(struct swtee_uuid *u, uint32_t time_low, uint16_t time_mid,

@@ -58,7 +58,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fclose(f);
 
 	memset(tas, 0, sizeof(tas));
-	uuid_parse("6b0e3a52-8d1f-4c7a-b2e9-41d5a0c3f7e8", &tas[0]);
+	if (!uuid_parse("6b0e3a52-8d1f-4c7a-b2e9-41d5a0c3f7e8", &tas[0]))
+		abort();
 	/* Bytes of the input as a TA, an address and a port too. */
 	memcpy(tas[1].b, data, size < 16 ? size : 16);
 	probes[0] = v4(127, 0, 0, 1, 80);

@@ -423,6 +423,12 @@ static void dir_digest(struct store *s, uint8_t out[STOR_HASH])
 }
 
 /* What a TA does next with a store it could open: read some objects, go idle. */
+/* Any result will do here: what is checked is the state the calls leave. */
+static void any_result(TEE_Result res)
+{
+	(void)res;
+}
+
 static void use_store(struct store *s)
 {
 	uint8_t *buf = malloc(2 * STOR_BLOCK);
@@ -435,14 +441,14 @@ static void use_store(struct store *s)
 
 		if (obj_open(e))
 			continue;
-		obj_read(s, e, 0, buf, 2 * STOR_BLOCK);
-		obj_get_attrs(s, e, blob);
+		any_result(obj_read(s, e, 0, buf, 2 * STOR_BLOCK));
+		any_result(obj_get_attrs(s, e, blob));
 		obj_close(e);
 	}
 	free(buf);
 	free(blob);
-	journal_confirm(s);
-	journal_checkpoint(s);
+	any_result(journal_confirm(s));
+	any_result(journal_checkpoint(s));
 	check_dir(s);
 }
 

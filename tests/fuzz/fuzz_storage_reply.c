@@ -39,6 +39,12 @@ static void owner_failed(struct fs_owner *o, TEE_Result res)
 }
 
 /* Adds the ops of the input to b; what each may report goes to want. */
+/* Any result will do here: what is checked is the state the calls leave. */
+static void any_result(TEE_Result res)
+{
+	(void)res;
+}
+
 static void add_ops(struct buf_reader *r, struct fsb *b, uint8_t nops, uint32_t *want)
 {
 	for (uint8_t i = 0; i < nops; i++) {
@@ -133,11 +139,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		run_checked(&b, want);
 		break;
 	case 1:
-		fsb_send(&b, NULL);
+		any_result(fsb_send(&b, NULL));
 		reefs_settle(&fs);
 		break;
 	case 2:
-		fsb_send(&b, &owner);
+		any_result(fsb_send(&b, &owner));
 		memset(want, 0, sizeof(want));
 		fsb_truncate(&b, "f", 0);
 		run_checked(&b, want);
@@ -147,7 +153,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	default:
 		for (int i = 0; i <= FS_INFLIGHT_MAX; i++) {
 			fsb_sync(&b, "f");
-			fsb_send(&b, i % 2 ? &owner : NULL);
+			any_result(fsb_send(&b, i % 2 ? &owner : NULL));
 		}
 		reefs_settle(&fs);
 		break;

@@ -1108,7 +1108,8 @@ static void test_subkey_good(void)
 		struct swtee_uuid short_pad = ns_uuid(&uuid_y, "ta one", 7);
 		struct swtee_uuid other = ns_uuid(&uuid_y, "ta on", 16);
 
-		uuid_parse("2dbb88b9-96ff-5124-9bf4-f7ff3385005c", &want);
+		check(uuid_parse("2dbb88b9-96ff-5124-9bf4-f7ff3385005c", &want),
+		      "subkey: UUID parses");
 		check(uuid_equal(&ta, &want), "subkey: namespace UUID as sign_encrypt.py's");
 		check(uuid_equal(&ta, &short_pad) && !uuid_equal(&ta, &other),
 		      "subkey: namespace UUID ignores the padding only");

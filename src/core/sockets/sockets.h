@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "compiler.h"
 #include "buf.h"
 #include "proto.h"
 #include "uuid.h"
@@ -58,12 +59,12 @@ struct sock_relay {
 
 /* policy.c */
 /* Replaces the policy with the rules of path (docs/sockets.md). Returns 0, or -1 (logged). */
-int sock_policy_load(const char *path);
+SWTEE_MUST_CHECK int sock_policy_load(const char *path);
 /*
  * As sock_policy_load, from f (name is for log lines). On failure the policy
  * in force stays as it was.
  */
-int sock_policy_read(FILE *f, const char *name);
+SWTEE_MUST_CHECK int sock_policy_read(FILE *f, const char *name);
 /* Back to the default (loopback only); frees the rules read. */
 void sock_policy_fini(void);
 /* True when the TA uuid may reach peer (its address and port). */
@@ -80,8 +81,8 @@ void sock_peer_format(const struct sock_peer *peer, char *out, size_t n);
  * result; TEE_ERROR_COMMUNICATION when the supplicant failed (its channel is
  * then closed) or the instance went away (rl->ta_gone).
  */
-uint32_t sock_relay_call(struct sock_relay *rl, const void *req, size_t len, uint32_t timeout_ms,
-			 struct buf_reader *r);
+SWTEE_MUST_CHECK uint32_t sock_relay_call(struct sock_relay *rl, const void *req, size_t len,
+					  uint32_t timeout_ms, struct buf_reader *r);
 
 /* ops.c: one request of the instance, parsed from r; the answer into w. */
 void sock_ops_handle(struct sock_relay *rl, uint32_t type, struct buf_reader *r,

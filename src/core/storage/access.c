@@ -9,6 +9,7 @@
 
 #include <tee_api_defines_extensions.h>
 
+#include "log.h"
 #include "worker.h"
 
 /* ---- replies and parsing ---- */
@@ -77,7 +78,10 @@ int lock_any(struct worker *w)
 {
 	if (!w->store)
 		return -1;
-	store_lock(w->store, w->fs); /* locked even when it fails */
+	/* Locked even when it fails (a broken store, a failed load): the caller ends the channel
+	 * either way. */
+	if (store_lock(w->store, w->fs))
+		log_debug("storage: a channel ends on a store that is not available");
 	return 0;
 }
 
@@ -99,7 +103,9 @@ static void persist_corrupt(struct worker *w, struct stor_entry *e)
 		return;
 	txn_begin(&t, w->store);
 	txn_put(&t, d);
-	txn_commit(&t);
+	if (txn_commit(&t))
+		log_error("storage: an object's integrity failure could not be recorded: it is "
+			  "found again at its next read");
 	entry_free(d);
 }
 

@@ -95,8 +95,7 @@ struct create_req {
 };
 
 /* Reads and checks a create request into cr. */
-static TEE_Result create_parse(const struct worker *w, struct buf_reader *r,
-			       struct create_req *cr)
+static TEE_Result create_parse(const struct worker *w, struct buf_reader *r, struct create_req *cr)
 {
 	uint32_t storage = 0;
 

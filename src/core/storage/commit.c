@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "journal.h"
+#include "log.h"
 #include "secure.h"
 
 /*
@@ -342,8 +343,10 @@ TEE_Result txn_commit(struct txn *t)
 		store_break(s, TEE_ERROR_STORAGE_NOT_AVAILABLE, "the directory cannot follow");
 	map_txn_install(t);
 	if (!s->broken &&
-	    (s->jend - RECORDS_START > JOURNAL_SOFT || s->dirty.n > DIRTY_MAX || s->dirty.lost))
-		checkpoint_write(s);
+	    (s->jend - RECORDS_START > JOURNAL_SOFT || s->dirty.n > DIRTY_MAX || s->dirty.lost) &&
+	    checkpoint_write(s))
+		log_debug(
+		    "storage: the commit stands; its checkpoint is tried again at the next one");
 out:
 	if (sealed)
 		secure_wipe(sealed, t->meta_len + STOR_TAG);

@@ -49,6 +49,7 @@
 #ifndef SWTEE_STORAGE_JOURNAL_H
 #define SWTEE_STORAGE_JOURNAL_H
 
+#include "compiler.h"
 #include "storage.h"
 
 #define JNAME "j"
@@ -131,8 +132,8 @@ void rhead_encode(uint8_t out[RHDR_LEN], const struct rhead *h);
  * unless it is the record seq after prev, and its bulk and meta are
  * bounded (BULK_MAX, META_MAX).
  */
-bool rhead_decode(const uint8_t in[RHDR_LEN], uint64_t seq, const uint8_t prev[STOR_TAG],
-		  struct rhead *h);
+SWTEE_MUST_CHECK bool rhead_decode(const uint8_t in[RHDR_LEN], uint64_t seq,
+				   const uint8_t prev[STOR_TAG], struct rhead *h);
 /* Sequential reads of a REE file into private memory. */
 struct jreader {
 	struct store *s;
@@ -149,15 +150,16 @@ struct jreader {
  * there, with *io set when the channel failed (TEE_ERROR_ITEM_NOT_FOUND:
  * no such file). j->buf holds FS_READ_AREA_LEN bytes.
  */
-bool jr_get(struct jreader *j, uint64_t off, void *dst, size_t n, TEE_Result *io);
+SWTEE_MUST_CHECK bool jr_get(struct jreader *j, uint64_t off, void *dst, size_t n, TEE_Result *io);
 /*
  * Opens len bytes of ct into pt (len + 1 bytes at least) once the bulk
  * went through gcm (keyed, with its IV): head (head_len bytes) is the rest
  * of the AAD, tag the GCM tag. True only when the tag matches; pt is then
  * the plaintext, and otherwise to be wiped unread.
  */
-bool rec_finish(EVP_CIPHER_CTX *gcm, const uint8_t *head, size_t head_len, const uint8_t *ct,
-		uint32_t len, const uint8_t tag[STOR_TAG], uint8_t *pt);
+SWTEE_MUST_CHECK bool rec_finish(EVP_CIPHER_CTX *gcm, const uint8_t *head, size_t head_len,
+				 const uint8_t *ct, uint32_t len, const uint8_t tag[STOR_TAG],
+				 uint8_t *pt);
 /* Whether k is one of file_kinds. */
 bool kind_ok(uint8_t k);
 /* Skips the body of an op of a record's meta (after its code); false when malformed. */
@@ -192,7 +194,8 @@ void apply_run(struct apply *a);
  * time operations on the store s in memory. Returns false when meta is
  * malformed; the store in memory may then be half changed.
  */
-bool meta_apply(struct store *s, struct apply *a, const uint8_t *meta, size_t len, bool mem);
+SWTEE_MUST_CHECK bool meta_apply(struct store *s, struct apply *a, const uint8_t *meta, size_t len,
+				 bool mem);
 
 /* ---- checkpoint.c: header slots, directory snapshots, checkpoints ---- */
 
@@ -209,7 +212,7 @@ struct jhdr {
 /* Encodes and seals h under the store's journal key into out (a tag of zeros on failure). */
 void hdr_encode(struct store *s, uint8_t out[HDR_LEN], const struct jhdr *h);
 /* Opens and parses the header slot in into h; false when it does not verify or is malformed. */
-bool hdr_decode(struct store *s, const uint8_t in[HDR_LEN], struct jhdr *h);
+SWTEE_MUST_CHECK bool hdr_decode(struct store *s, const uint8_t in[HDR_LEN], struct jhdr *h);
 /*
  * A checkpoint of s now: the files changed in place synced, a snapshot of
  * the directory, the other header slot, then the RPMB anchor (which empties
@@ -217,21 +220,22 @@ bool hdr_decode(struct store *s, const uint8_t in[HDR_LEN], struct jhdr *h);
  * the header's write: TEE_ERROR_STORAGE_NO_SPACE for a full disk); or
  * TEE_ERROR_STORAGE_NOT_AVAILABLE with the store broken.
  */
-TEE_Result checkpoint_write(struct store *s);
+SWTEE_MUST_CHECK TEE_Result checkpoint_write(struct store *s);
 /*
  * Reads and checks the snapshot that header h names, through j, into the
  * directory of s (empty before) and its persistent time. TEE_SUCCESS,
  * TEE_ERROR_CORRUPT_OBJECT (missing, damaged or not the one named),
  * TEE_ERROR_OUT_OF_MEMORY, or the channel's error. j reads "j" again after.
  */
-TEE_Result dir_snapshot_load(struct store *s, struct jreader *j, const struct jhdr *h);
+SWTEE_MUST_CHECK TEE_Result dir_snapshot_load(struct store *s, struct jreader *j,
+					      const struct jhdr *h);
 /*
  * A new store: its RPMB slot first (unless have_slot), then the journal
  * with its first header, then the slot anchors it. TEE_SUCCESS,
  * TEE_ERROR_STORAGE_NO_SPACE (no room for the slot) or
  * TEE_ERROR_STORAGE_NOT_AVAILABLE.
  */
-TEE_Result journal_create(struct store *s, bool have_slot);
+SWTEE_MUST_CHECK TEE_Result journal_create(struct store *s, bool have_slot);
 
 /* ---- txn.c: building a transaction, as commit.c uses it ---- */
 

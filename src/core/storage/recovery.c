@@ -351,15 +351,15 @@ static bool log_replay(struct store *s, const uint8_t *log, uint64_t k, struct f
 /* What journal_load gathers on its way, step by step. */
 struct load {
 	struct store *s;
-	int slot;		/* rpmb_open's answer */
-	struct jreader j;	/* the REE journal */
-	struct jhdr h[2];	/* its two header slots */
-	bool hok[2];		/* which of them decoded */
-	uint8_t *log;		/* the RPMB log area (RPMB_LOG_SIZE bytes) */
-	struct chain_end lg;	/* where the RPMB log ends */
-	struct chain_end ree;	/* where the picked header's REE chain ends */
-	int pick;		/* the header slot recovery starts from, or -1 */
-	bool log_too;		/* the RPMB log follows that REE chain */
+	int slot;	      /* rpmb_open's answer */
+	struct jreader j;     /* the REE journal */
+	struct jhdr h[2];     /* its two header slots */
+	bool hok[2];	      /* which of them decoded */
+	uint8_t *log;	      /* the RPMB log area (RPMB_LOG_SIZE bytes) */
+	struct chain_end lg;  /* where the RPMB log ends */
+	struct chain_end ree; /* where the picked header's REE chain ends */
+	int pick;	      /* the header slot recovery starts from, or -1 */
+	bool log_too;	      /* the RPMB log follows that REE chain */
 };
 
 /* A channel error as recovery reports it: a file gone means damage. */

@@ -329,7 +329,9 @@ TEE_Result fsb_send(struct fsb *b, struct fs_owner *owner)
 	if (fs->inflight == FS_INFLIGHT_MAX) {
 		res = reefs_settle(fs);
 		if (res) {
-			fsb_init(b, fs, b->dir);
+			fsb_init(b, fs, b->dir); /* dropped: never sent */
+			if (owner)
+				owner->failed(owner, res);
 			return res;
 		}
 	}

@@ -5,6 +5,7 @@
  */
 
 #include "secure.h"
+#include "log.h"
 #include "worker.h"
 
 /*
@@ -72,6 +73,8 @@ bool requests_serve(struct worker *w, const uint8_t *in, size_t n)
 
 void requests_end(struct worker *w)
 {
+	TEE_Result end = TEE_SUCCESS;
+
 	pending_end(w);
 	if (!lock_any(w)) {
 		/* What this channel still applies ends before the channel does. */
@@ -81,9 +84,12 @@ void requests_end(struct worker *w)
 				handle_drop(&w->h[i]);
 		/* The last instance of the TA that used it: leave nothing to replay. */
 		if (store_sole(w->store) && !w->fs->broken)
-			journal_checkpoint(w->store);
+			end = journal_checkpoint(w->store);
 		else if (!w->fs->broken)
-			journal_confirm(w->store);
+			end = journal_confirm(w->store);
+		if (end)
+			log_debug(
+			    "storage: a channel ends with records for the next load to replay");
 		unlock(w);
 		store_put(w->store);
 		w->store = NULL;

@@ -30,6 +30,7 @@
 #include <openssl/evp.h>
 #include <tee_api_defines.h>
 
+#include "compiler.h"
 #include "buf.h"
 #include "proto.h"
 #include "uuid.h"
@@ -57,7 +58,7 @@ typedef uint32_t TEE_Result;
 /* ---- secmem.c: locked, non-dumpable memory for keys ---- */
 
 /* n <= 128 bytes of zeroed locked memory, or NULL. */
-void *secmem_alloc(size_t n);
+SWTEE_MUST_CHECK void *secmem_alloc(size_t n);
 /* Wipes and releases p (NULL is fine). */
 void secmem_free(void *p);
 
@@ -67,7 +68,7 @@ void secmem_free(void *p);
  * Loads the HUK from secure_dir/huk, making it (0600) on first start, and
  * derives the SSK and the RPMB key into locked memory. 0 or -1.
  */
-int keys_init(const char *secure_dir);
+SWTEE_MUST_CHECK int keys_init(const char *secure_dir);
 void keys_fini(void);
 bool keys_ready(void);
 const char *keys_secure_dir(void);
@@ -87,12 +88,12 @@ void keys_for_ta(const struct swtee_uuid *uuid, struct ta_keys *k,
  * Returns 0, or -1 without the storage keys or for a size out of range.
  */
 #define KEYS_UNIQUE_EXTRA_MAX 1024
-int keys_ta_unique(const struct swtee_uuid *uuid, const void *extra, size_t extra_len, uint8_t *key,
-		   size_t key_len);
+SWTEE_MUST_CHECK int keys_ta_unique(const struct swtee_uuid *uuid, const void *extra,
+				    size_t extra_len, uint8_t *key, size_t key_len);
 /* HMAC-SHA256 under the RPMB key. */
 void keys_rpmb_mac(const void *p, size_t n, uint8_t mac[STOR_HASH]);
 
-int crypt_random(void *p, size_t n);
+SWTEE_MUST_CHECK int crypt_random(void *p, size_t n);
 void crypt_sha256(const void *p, size_t n, uint8_t out[STOR_HASH]);
 void crypt_hmac(const uint8_t key[STOR_KEY], const void *a, size_t an, const void *b, size_t bn,
 		uint8_t out[STOR_HASH]);
@@ -103,11 +104,13 @@ void crypt_hmac(const uint8_t key[STOR_KEY], const void *a, size_t an, const voi
  * bytes of out are wiped, so no unverified plaintext is left in it. out may
  * be NULL when len is 0 (a tag over the AAD alone).
  */
-EVP_CIPHER_CTX *crypt_ctx_new(const uint8_t key[STOR_KEY]);
-int crypt_seal(EVP_CIPHER_CTX *ctx, const uint8_t iv[STOR_IV], const void *aad, size_t aadlen,
-	       const uint8_t *in, uint8_t *out, size_t len, uint8_t tag[STOR_TAG]);
-int crypt_open(EVP_CIPHER_CTX *ctx, const uint8_t iv[STOR_IV], const void *aad, size_t aadlen,
-	       const uint8_t *in, uint8_t *out, size_t len, const uint8_t tag[STOR_TAG]);
+SWTEE_MUST_CHECK EVP_CIPHER_CTX *crypt_ctx_new(const uint8_t key[STOR_KEY]);
+SWTEE_MUST_CHECK int crypt_seal(EVP_CIPHER_CTX *ctx, const uint8_t iv[STOR_IV], const void *aad,
+				size_t aadlen, const uint8_t *in, uint8_t *out, size_t len,
+				uint8_t tag[STOR_TAG]);
+SWTEE_MUST_CHECK int crypt_open(EVP_CIPHER_CTX *ctx, const uint8_t iv[STOR_IV], const void *aad,
+				size_t aadlen, const uint8_t *in, uint8_t *out, size_t len,
+				const uint8_t tag[STOR_TAG]);
 
 /* ---- rpmb.c: the emulated RPMB, one slot file per TA ---- */
 
@@ -132,27 +135,27 @@ enum { RPMB_LOG_NOTHING = 1, RPMB_LOG_MAYBE = 2 };
  * Opens and authenticates the TA's slot: RPMB_OK (read-only when the secure
  * dir cannot be written), RPMB_ABSENT, RPMB_BAD or RPMB_IO.
  */
-int rpmb_open(struct rpmb_slot *r, const char *dirname, const struct ta_keys *k);
+SWTEE_MUST_CHECK int rpmb_open(struct rpmb_slot *r, const char *dirname, const struct ta_keys *k);
 /*
  * Makes the slot (counter 0, seq 0, empty log): durable before it returns.
  * RPMB_OK, RPMB_FULL (no space in the secure dir) or RPMB_IO.
  */
-int rpmb_create(struct rpmb_slot *r, const char *dirname, const struct ta_keys *k);
+SWTEE_MUST_CHECK int rpmb_create(struct rpmb_slot *r, const char *dirname, const struct ta_keys *k);
 /* Anchors (seq, tag) and empties the log: written and fdatasync'd. 0 or -1. */
-int rpmb_update(struct rpmb_slot *r, const struct ta_keys *k, uint64_t seq,
-		const uint8_t tag[STOR_TAG]);
+SWTEE_MUST_CHECK int rpmb_update(struct rpmb_slot *r, const struct ta_keys *k, uint64_t seq,
+				 const uint8_t tag[STOR_TAG]);
 /*
  * Appends record (seq, tag) of len bytes to the log with one fdatasync.
  * 0; RPMB_LOG_NOTHING when nothing of it can count; RPMB_LOG_MAYBE when it
  * may or may not have become durable.
  */
-int rpmb_log_append(struct rpmb_slot *r, const struct ta_keys *k, const void *rec, size_t len,
-		    uint64_t seq, const uint8_t tag[STOR_TAG]);
+SWTEE_MUST_CHECK int rpmb_log_append(struct rpmb_slot *r, const struct ta_keys *k, const void *rec,
+				     size_t len, uint64_t seq, const uint8_t tag[STOR_TAG]);
 /*
  * The whole log area into buf (RPMB_LOG_SIZE bytes); what lies past the end
  * of a short slot file reads as zeros (no record). 0, or -1 on a read error.
  */
-int rpmb_log_read(const struct rpmb_slot *r, void *buf);
+SWTEE_MUST_CHECK int rpmb_log_read(const struct rpmb_slot *r, void *buf);
 void rpmb_close(struct rpmb_slot *r);
 
 /* ---- reefs.c: a REE FS channel to the supplicant ---- */
@@ -202,7 +205,7 @@ struct fsb {
 	uint32_t fs_res; /* FS_RES_* of that op */
 };
 
-int reefs_open(struct reefs *fs, int sock, int win_fd);
+SWTEE_MUST_CHECK int reefs_open(struct reefs *fs, int sock, int win_fd);
 void reefs_close(struct reefs *fs);
 
 void fsb_init(struct fsb *b, struct reefs *fs, const char *dir);
@@ -234,16 +237,18 @@ uint32_t fsb_list(struct fsb *b, const char *after);
  * supplicant failed, lied or is gone: the channel is then broken). b->failed
  * says which op failed. The batch is empty again afterwards.
  */
-TEE_Result fsb_run(struct fsb *b);
+SWTEE_MUST_CHECK TEE_Result fsb_run(struct fsb *b);
 /*
  * Sends the batch without waiting for its reply: the next fsb_run or
  * reefs_settle on the channel reads it. Its ops must leave nothing in the
  * window to read, and the window ranges it writes from must stay as they
  * are until then. With owner, the batch applies a committed record of its
  * store (owner->post points to the channel meanwhile): if it fails, or
- * cannot be sent, owner->failed is told. TEE_SUCCESS or the channel broke.
+ * cannot be sent, owner->failed is told. TEE_SUCCESS; else the failure of
+ * a batch sent before, settled to make room, or the channel's: the batch
+ * is then dropped (b empty again), never sent.
  */
-TEE_Result fsb_send(struct fsb *b, struct fs_owner *owner);
+SWTEE_MUST_CHECK TEE_Result fsb_send(struct fsb *b, struct fs_owner *owner);
 /* Reads the replies of all batches sent ahead; the first failure, if any. */
 TEE_Result reefs_settle(struct reefs *fs);
 /* The same for all but the last keep of them, which stay in flight. */
@@ -369,10 +374,10 @@ struct store {
 
 /* store.c */
 /* The store of uuid, referenced; NULL when out of memory. */
-struct store *store_get(const struct swtee_uuid *uuid);
+SWTEE_MUST_CHECK struct store *store_get(const struct swtee_uuid *uuid);
 void store_put(struct store *s);
 /* Locks s for the worker whose channel is fs, loading it first if needed. */
-TEE_Result store_lock(struct store *s, struct reefs *fs);
+SWTEE_MUST_CHECK TEE_Result store_lock(struct store *s, struct reefs *fs);
 void store_unlock(struct store *s);
 /* True when the caller holds the only reference to s. */
 bool store_sole(struct store *s);
@@ -390,23 +395,23 @@ struct stor_entry *dir_find_fid(struct store *s, const uint8_t fid[STOR_FID]);
 /* The first entry of ns whose fid follows after (or the first of all). */
 struct stor_entry *dir_next(struct store *s, uint8_t ns, const uint8_t *after);
 /* Adds e (owned by the directory from then on). 0 or -1. */
-int dir_insert(struct store *s, struct stor_entry *e);
+SWTEE_MUST_CHECK int dir_insert(struct store *s, struct stor_entry *e);
 /* Takes e out and frees it. */
 void dir_remove(struct store *s, struct stor_entry *e);
 /* Re-files e after its id changed. */
 void dir_rehash(struct store *s, struct stor_entry *e, uint8_t old_ns, const uint8_t *old_id,
 		size_t old_len);
 void dir_free_all(struct store *s);
-struct stor_entry *entry_new(void);
+SWTEE_MUST_CHECK struct stor_entry *entry_new(void);
 /* A copy of e's stored fields (not its open state), or NULL. */
-struct stor_entry *entry_dup(const struct stor_entry *e);
+SWTEE_MUST_CHECK struct stor_entry *entry_dup(const struct stor_entry *e);
 void entry_free(struct stor_entry *e);
 /* Serialised form of an entry (the part that is stored). */
 #define ENTRY_BYTES                                                                                \
 	(STOR_FID + 3 + PROTO_STOR_ID_MAX + STOR_KEY + 8 + STOR_HASH + 20 + STOR_IV + STOR_TAG)
 void entry_put(struct buf_writer *w, const struct stor_entry *e);
 /* Parses into e (whose fek is allocated); false when malformed. */
-bool entry_get(struct buf_reader *r, struct stor_entry *e);
+SWTEE_MUST_CHECK bool entry_get(struct buf_reader *r, struct stor_entry *e);
 /* The name of one of an object's files: "" kind for data, '1'..'3' map levels, 'a' attrs. */
 void entry_file(const uint8_t fid[STOR_FID], char kind, char out[PROTO_FS_NAME_MAX + 1]);
 
@@ -469,7 +474,7 @@ struct txn {
 #define META_CONFIRM 8
 
 /* Opens the store's REE side, recovering it, or makes a new one. */
-TEE_Result journal_load(struct store *s);
+SWTEE_MUST_CHECK TEE_Result journal_load(struct store *s);
 void txn_begin(struct txn *t, struct store *s);
 /* Bulk data for the record: returns its offset in the journal file. */
 uint64_t txn_bulk(struct txn *t, const void *p, size_t len);
@@ -496,13 +501,14 @@ void txn_time(struct txn *t, int64_t offset_ms, uint64_t ree_ms);
  * map_finish for t: the changed map pages of w (the working copy of e, NULL
  * for an object t creates) become images of t, and its truncations t's.
  */
-TEE_Result txn_map_finish(struct txn *t, const struct stor_entry *e, struct stor_entry *w);
+SWTEE_MUST_CHECK TEE_Result txn_map_finish(struct txn *t, const struct stor_entry *e,
+					   struct stor_entry *w);
 /*
  * Makes the transaction durable and applies it: the directory in memory,
  * the files, the map page cache. On failure nothing changed, unless the
  * store broke (s->broken). The transaction is over either way.
  */
-TEE_Result txn_commit(struct txn *t);
+SWTEE_MUST_CHECK TEE_Result txn_commit(struct txn *t);
 void txn_abort(struct txn *t);
 /*
  * Removes what changes that never committed left behind in the store's
@@ -516,12 +522,12 @@ void journal_dir_file(uint64_t seq, char out[PROTO_FS_NAME_MAX + 1]);
  * If the last record lists blocks written in place (s->unconfirmed), a
  * record after it, so that no recovery can take it back.
  */
-TEE_Result journal_confirm(struct store *s);
+SWTEE_MUST_CHECK TEE_Result journal_confirm(struct store *s);
 /*
  * A checkpoint if there are records since the last one: what a store that
  * nobody uses does, so that the next load replays nothing.
  */
-TEE_Result journal_checkpoint(struct store *s);
+SWTEE_MUST_CHECK TEE_Result journal_checkpoint(struct store *s);
 
 /* map.c: the tree of map pages over an object's blocks */
 
@@ -535,15 +541,15 @@ struct map_ent {
 unsigned int map_depth(uint64_t size);
 uint64_t map_blocks(uint64_t size);
 /* The entries of blocks [b, b + k) of the committed tree of e. */
-TEE_Result map_get(struct store *s, const struct stor_entry *e, uint64_t b, uint64_t k,
-		   struct map_ent *out);
+SWTEE_MUST_CHECK TEE_Result map_get(struct store *s, const struct stor_entry *e, uint64_t b,
+				    uint64_t k, struct map_ent *out);
 /*
  * Sets the entries of blocks [first, first + n) of object fid in t (ents NULL
  * for holes); e is its committed entry, NULL for an object t creates.
  */
-TEE_Result map_set(struct store *s, struct txn *t, const struct stor_entry *e,
-		   const uint8_t fid[STOR_FID], uint64_t first, uint64_t n,
-		   const struct map_ent *ents);
+SWTEE_MUST_CHECK TEE_Result map_set(struct store *s, struct txn *t, const struct stor_entry *e,
+				    const uint8_t fid[STOR_FID], uint64_t first, uint64_t n,
+				    const struct map_ent *ents);
 /*
  * Where map_finish hands what changed: each changed page as an image of its
  * file (kind '1'..'3', at off), and when the object shrinks, the new lengths
@@ -560,8 +566,8 @@ struct map_sink {
  * trims and hashes the changed pages, hands them and the truncations to out
  * (for t: txn_map_finish), sets w->root. TEE_SUCCESS or t->err.
  */
-TEE_Result map_finish(struct store *s, struct txn *t, const struct stor_entry *e,
-		      struct stor_entry *w, const struct map_sink *out);
+SWTEE_MUST_CHECK TEE_Result map_finish(struct store *s, struct txn *t, const struct stor_entry *e,
+				       struct stor_entry *w, const struct map_sink *out);
 void map_txn_install(struct txn *t);
 void map_txn_free(struct txn *t);
 void map_cache_drop(struct store *s, const uint8_t fid[STOR_FID]);
@@ -569,17 +575,19 @@ void map_cache_free(struct store *s);
 
 /* object.c: object data */
 
-TEE_Result obj_open(struct stor_entry *e);
+SWTEE_MUST_CHECK TEE_Result obj_open(struct stor_entry *e);
 void obj_close(struct stor_entry *e);
-TEE_Result obj_read(struct store *s, struct stor_entry *e, uint64_t pos, uint8_t *dst, size_t len);
+SWTEE_MUST_CHECK TEE_Result obj_read(struct store *s, struct stor_entry *e, uint64_t pos,
+				     uint8_t *dst, size_t len);
 /*
  * Adds to t the write of len bytes at pos of the working copy w of e (e is
  * the committed entry, NULL for an object t creates).
  */
-TEE_Result obj_write(struct store *s, struct txn *t, struct stor_entry *e, struct stor_entry *w,
-		     uint64_t pos, const uint8_t *src, size_t len);
-TEE_Result obj_truncate(struct store *s, struct txn *t, struct stor_entry *e, struct stor_entry *w,
-			uint64_t size);
+SWTEE_MUST_CHECK TEE_Result obj_write(struct store *s, struct txn *t, struct stor_entry *e,
+				      struct stor_entry *w, uint64_t pos, const uint8_t *src,
+				      size_t len);
+SWTEE_MUST_CHECK TEE_Result obj_truncate(struct store *s, struct txn *t, struct stor_entry *e,
+					 struct stor_entry *w, uint64_t size);
 /* Forgets cached plaintext of e (after it changed). */
 void obj_invalidate(struct stor_entry *e);
 /*
@@ -589,16 +597,17 @@ void obj_invalidate(struct stor_entry *e);
  */
 void obj_committed(struct stor_entry *e, bool ok);
 /* Seals and stores an attribute blob for the new object w. */
-TEE_Result obj_put_attrs(struct txn *t, struct stor_entry *w, const uint8_t *blob, size_t len);
+SWTEE_MUST_CHECK TEE_Result obj_put_attrs(struct txn *t, struct stor_entry *w, const uint8_t *blob,
+					  size_t len);
 /*
  * Recovery: whether blocks [first, first + n) of e (as the entry of a
  * record describes it) are in its data file as sealed with ivtags (n times
  * iv, tag). TEE_SUCCESS, TEE_ERROR_CORRUPT_OBJECT when one is not, or the
  * channel's error.
  */
-TEE_Result obj_check_blocks(struct store *s, const struct stor_entry *e, uint64_t first, uint32_t n,
-			    const uint8_t *ivtags);
-TEE_Result obj_get_attrs(struct store *s, struct stor_entry *e, uint8_t *blob);
+SWTEE_MUST_CHECK TEE_Result obj_check_blocks(struct store *s, const struct stor_entry *e,
+					     uint64_t first, uint32_t n, const uint8_t *ivtags);
+SWTEE_MUST_CHECK TEE_Result obj_get_attrs(struct store *s, struct stor_entry *e, uint8_t *blob);
 
 /* worker.c: the storage channels of TA instances */
 /*
@@ -608,8 +617,9 @@ TEE_Result obj_get_attrs(struct store *s, struct stor_entry *e, uint8_t *blob);
  * fs (the REE FS channel), sock, the bulk window (PROTO_STOR_WINDOW bytes)
  * and the heap (NULL: none) stay the caller's. NULL when out of memory.
  */
-struct worker *worker_attach(const struct swtee_uuid *uuid, struct reefs *fs, int sock,
-			     uint8_t *bulk, const uint8_t *heap, size_t heap_len);
+SWTEE_MUST_CHECK struct worker *worker_attach(const struct swtee_uuid *uuid, struct reefs *fs,
+					      int sock, uint8_t *bulk, const uint8_t *heap,
+					      size_t heap_len);
 /* One request, as the worker thread takes it; false when it does not parse (the channel ends). */
 bool worker_request(struct worker *w, const uint8_t *req, size_t n);
 /* What the worker does when its instance is idle: the record after an in-place write. */

@@ -125,8 +125,8 @@ void journal_sweep(struct store *s)
 			removed++;
 		}
 	}
-	if (rm.nops)
-		fsb_run(&rm);
+	if (rm.nops && fsb_run(&rm))
+		log_debug("storage: a sweep stopped short; the next load sweeps again");
 out:
 	if (removed)
 		log_debug("storage: swept %u file(s) no committed state refers to", removed);

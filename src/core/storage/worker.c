@@ -123,7 +123,10 @@ static void confirm(struct worker *w)
 	w->confirm_due = false;
 	if (lock(w))
 		return;
-	journal_confirm(w->store);
+	if (journal_confirm(w->store))
+		log_debug(
+		    "storage: a record could not confirm the last commit; its next load checks "
+		    "its blocks again");
 	w->confirm_due = false;
 	store_unlock(w->store);
 }

@@ -9,6 +9,7 @@
 
 #include <tee_api_defines.h>
 
+#include "compiler.h"
 #include "msg.h"
 #include "storage.h"
 
@@ -106,7 +107,8 @@ bool may_open(const struct stor_entry *e, uint32_t flags);
  * in *h. TEE_SUCCESS, TEE_ERROR_OUT_OF_MEMORY (HANDLES_MAX reached too),
  * or obj_open's error.
  */
-TEE_Result handle_add(struct worker *w, struct stor_entry *e, uint32_t flags, uint32_t *h);
+SWTEE_MUST_CHECK TEE_Result handle_add(struct worker *w, struct stor_entry *e, uint32_t flags,
+				       uint32_t *h);
 /* Closes the handle wh (e closed with its last one); wh is free again. */
 void handle_drop(struct whandle *wh);
 
@@ -124,7 +126,7 @@ bool ns_of(uint32_t storage, uint8_t *ns);
  * Locks the store of w (found on first use), loaded if need be: TEE_SUCCESS
  * with it locked, or its error with it unlocked.
  */
-TEE_Result lock(struct worker *w);
+SWTEE_MUST_CHECK TEE_Result lock(struct worker *w);
 /* Locks the store whatever its state (to close handles); -1 when there is none. */
 int lock_any(struct worker *w);
 /* Lets go of the store; a record that waits for one after it is confirmed when idle. */
