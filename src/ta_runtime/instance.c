@@ -300,7 +300,10 @@ static void run_open(struct rt_session *s, struct buf_reader *r, struct msg_fds 
 /*
  * Runs the close entry point and tells the core, before the client hears
  * back: a client that opens again at once must find the instance gone if
- * this was its last session.
+ * this was its last session. An instance no other session can join (not
+ * single-instance) ends with its last session: as on OP-TEE its destroy
+ * entry point runs and what it holds open is let go before the close
+ * returns, so that the client's next session finds its objects free.
  */
 static void run_close(struct rt_session *s, bool answer)
 {
@@ -308,6 +311,11 @@ static void run_close(struct rt_session *s, bool answer)
 	rt.ta.close(s->ta_ctx);
 	rt.current = NULL;
 	ctl_send(MSG_CTL_SESSION_CLOSED, s->id);
+	if (rt.nsessions == 1 && !(rt.flags & TA_FLAG_SINGLE_INSTANCE) && rt.created) {
+		rt.ta.destroy();
+		rt.created = false;
+		rt_storage_end();
+	}
 	if (answer)
 		reply(s, TEE_SUCCESS, TEE_ORIGIN_TRUSTED_APP, 0, NULL);
 	session_remove(s, false);

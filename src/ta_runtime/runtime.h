@@ -91,6 +91,11 @@ void rt_panic(TEE_Result code, const char *func) __attribute__((noreturn));
  * written goes to the core's log first (an instance never runs exit()).
  */
 void rt_exit(int status) __attribute__((noreturn));
+/*
+ * Closes the storage channel: the core closes every object the instance has
+ * open, and the instance has no storage from then on (storage/stor_chan.c).
+ */
+void rt_storage_end(void);
 
 /*
  * Sends a request to the core and waits for its response of type rsp_type

@@ -1318,6 +1318,40 @@ out2:
 STORAGE_CASE(6019, "Storage independence");
 
 /* A command whose object ID is the client's memref itself: the TA must die. */
+/*
+ * An object a session's instance still holds open is free once that session
+ * has closed, as on OP-TEE: the instance ends, and lets go of what it held,
+ * before TEEC_CloseSession returns, even when its TA_DestroyEntryPoint takes
+ * a while. The next session at once opens it for exclusive use.
+ */
+static void test_6028(ADBG_Case_t *c, uint32_t storage)
+{
+	static const char id[] = "held-at-close";
+	TEEC_Session s = {0};
+	uint32_t h = 0;
+
+	if (!sess_open(c, &s))
+		return;
+	scrub(&s, id, sizeof(id), storage);
+	if (!ADBG_EXPECT_TEEC_SUCCESS(c, st_create(&s, id, sizeof(id),
+						   TEE_DATA_FLAG_ACCESS_WRITE |
+						       TEE_DATA_FLAG_ACCESS_WRITE_META,
+						   data_a, sizeof(data_a), &h, storage)) ||
+	    !ADBG_EXPECT_TEEC_SUCCESS(c, st_value(&s, TA_STORAGE_CMD_SLOW_DESTROY, 300, 0))) {
+		TEEC_CloseSession(&s);
+		return;
+	}
+	/* Closed with the object still open in the instance. */
+	TEEC_CloseSession(&s);
+	if (!sess_open(c, &s))
+		return;
+	if (ADBG_EXPECT_TEEC_SUCCESS(c, st_open(&s, id, sizeof(id),
+						TEE_DATA_FLAG_ACCESS_WRITE_META, &h, storage)))
+		ADBG_EXPECT_TEEC_SUCCESS(c, st_unlink(&s, h));
+	TEEC_CloseSession(&s);
+}
+STORAGE_CASE(6028, "An object held at close is free for the next session");
+
 static TEEC_Result id_in_shm(TEEC_Session *s, uint32_t cmd, uint32_t h, uint32_t storage)
 {
 	TEEC_Operation op = TEEC_OPERATION_INITIALIZER;

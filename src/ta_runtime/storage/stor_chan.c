@@ -90,6 +90,14 @@ bool stor_heap_offset(const void *p, size_t len, uint64_t *off)
 	return chan_heap && len >= STOR_HEAP_MIN && rt_arena_offset(p, len, off);
 }
 
+void rt_storage_end(void)
+{
+	if (chan_fd >= 0)
+		close(chan_fd);
+	chan_fd = -1;
+	chan_failed = true;
+}
+
 static void chan_lost(void)
 {
 	log_error("the storage channel to the core is gone");

@@ -16,8 +16,13 @@ TEE_Result TA_CreateEntryPoint(void)
 	return TEE_SUCCESS;
 }
 
+/* How long TA_DestroyEntryPoint waits (TA_STORAGE_CMD_SLOW_DESTROY). */
+static uint32_t destroy_wait_ms;
+
 void TA_DestroyEntryPoint(void)
 {
+	if (destroy_wait_ms)
+		TEE_Wait(destroy_wait_ms);
 }
 
 TEE_Result TA_OpenSessionEntryPoint(uint32_t types, TEE_Param params[TEE_NUM_PARAMS], void **ctx)
@@ -587,6 +592,11 @@ TEE_Result TA_InvokeCommandEntryPoint(void *ctx, uint32_t cmd, uint32_t types, T
 		return cmd_bench(types, p);
 	case TA_STORAGE_CMD_MANY:
 		return cmd_many(types, p);
+	case TA_STORAGE_CMD_SLOW_DESTROY:
+		if (types != T(VALUE_INPUT, NONE, NONE, NONE))
+			return TEE_ERROR_BAD_PARAMETERS;
+		destroy_wait_ms = p[0].value.a;
+		return TEE_SUCCESS;
 	default:
 		return TEE_ERROR_NOT_SUPPORTED;
 	}

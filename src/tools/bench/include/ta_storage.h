@@ -110,6 +110,8 @@
 #define TA_STORAGE_MANY_DELETE 3
 /* value[0] (a: handle), value[1] out (a: result of TEE_GetObjectInfo1, b: dataSize) */
 #define TA_STORAGE_CMD_INFO_RESULT 32
+/* value[0].a: milliseconds TA_DestroyEntryPoint waits before it returns (default 0) */
+#define TA_STORAGE_CMD_SLOW_DESTROY 34
 
 /* TEE_ObjectInfo with fixed-size fields, as memref out of GET_OBJ_INFO. */
 struct ta_storage_obj_info {
