@@ -61,7 +61,7 @@ bool ns_of(uint32_t storage, uint8_t *ns)
 
 TEE_Result lock(struct worker *w)
 {
-	TEE_Result res = TEE_SUCCESS;
+	TEE_Result res = TEE_ERROR_GENERIC;
 
 	if (!w->store) {
 		w->store = store_get(&w->uuid);
@@ -121,7 +121,7 @@ TEE_Result fix_result(struct worker *w, struct stor_entry *e, TEE_Result res)
 TEE_Result begin(struct worker *w, uint32_t h, uint32_t need, struct whandle **out)
 {
 	struct whandle *wh = handle_of(w, h);
-	TEE_Result res = TEE_SUCCESS;
+	TEE_Result res = TEE_ERROR_GENERIC;
 
 	*out = NULL;
 	if (!wh)

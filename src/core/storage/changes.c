@@ -30,7 +30,7 @@ static TEE_Result pending_commit(struct worker *w, uint32_t *h)
 	uint8_t fid[STOR_FID];
 	struct stor_entry *e = NULL;
 	bool in_place = false;
-	TEE_Result res = TEE_SUCCESS;
+	TEE_Result res = TEE_ERROR_GENERIC;
 
 	memcpy(fid, p->w->fid, STOR_FID);
 	if (p->create && p->e) {
@@ -70,7 +70,7 @@ static TEE_Result pending_commit(struct worker *w, uint32_t *h)
 static TEE_Result create_piece(struct worker *w, size_t skip, size_t n)
 {
 	struct pending *p = &w->p;
-	TEE_Result res = TEE_SUCCESS;
+	TEE_Result res = TEE_ERROR_GENERIC;
 
 	if (n > p->left || skip + n > PROTO_STOR_WINDOW)
 		return TEE_ERROR_BAD_PARAMETERS;
@@ -268,7 +268,7 @@ bool do_write(struct worker *w, struct buf_reader *r)
 	uint64_t from = 0;
 	const uint8_t *src = w->bulk;
 	uint32_t dummy = 0;
-	TEE_Result res = TEE_SUCCESS;
+	TEE_Result res = TEE_ERROR_GENERIC;
 
 	buf_get_u32(r, &h);
 	buf_get_u64(r, &pos);
@@ -431,7 +431,7 @@ void do_delete(struct worker *w, uint32_t h)
 	struct whandle *wh = handle_of(w, h);
 	struct stor_entry *e = NULL;
 	struct txn t;
-	TEE_Result res = TEE_SUCCESS;
+	TEE_Result res = TEE_ERROR_GENERIC;
 
 	if (!wh) {
 		reply(w, TEE_ERROR_BAD_PARAMETERS, NULL, 0);
@@ -462,7 +462,7 @@ bool do_time_set(struct worker *w, struct buf_reader *r)
 	uint32_t ms = 0;
 	uint64_t now = ree_now_ms();
 	struct txn t;
-	TEE_Result res = TEE_SUCCESS;
+	TEE_Result res = TEE_ERROR_GENERIC;
 
 	buf_get_u32(r, &sec);
 	buf_get_u32(r, &ms);

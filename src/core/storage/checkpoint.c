@@ -183,16 +183,47 @@ out:
 static TEE_Result sync_all(struct store *s, struct fsb *b)
 {
 	char name[PROTO_FS_NAME_MAX + 1];
-	TEE_Result res = TEE_SUCCESS;
+	TEE_Result res = TEE_ERROR_GENERIC;
 
-	for (size_t i = 0; i < s->n && !res; i++) {
-		for (size_t k = 0; k < FILE_KINDS && !res; k++) {
-			if (!fsb_room(b, 1, OP_BYTES))
+	for (size_t i = 0; i < s->n; i++) {
+		for (size_t k = 0; k < FILE_KINDS; k++) {
+			if (!fsb_room(b, 1, OP_BYTES)) {
 				res = fsb_run(b);
+				if (res)
+					goto out;
+			}
 			file_name(s->sorted[i]->fid, (uint8_t)file_kinds[k], name);
 			fsb_sync(b, name);
 		}
 	}
+	res = TEE_SUCCESS;
+out:
+	return res;
+}
+
+/* Step 1 of a checkpoint: what the records since the last one changed in place, synced. */
+static TEE_Result sync_dirty(struct store *s, struct fsb *b)
+{
+	char name[PROTO_FS_NAME_MAX + 1];
+	TEE_Result res = TEE_ERROR_GENERIC;
+
+	if (s->dirty.lost) {
+		res = sync_all(s, b);
+		if (res)
+			goto out;
+	}
+	for (size_t i = 0; i < s->dirty.n; i++) {
+		file_name(s->dirty.fid[i], s->dirty.fid[i][STOR_FID], name);
+		if (!fsb_room(b, 2, OP_BYTES)) {
+			res = fsb_run(b);
+			if (res)
+				goto out;
+		}
+		fsb_sync(b, name);
+	}
+	fsb_syncdir(b);
+	res = fsb_run(b);
+out:
 	return res;
 }
 
@@ -203,22 +234,12 @@ TEE_Result checkpoint_write(struct store *s)
 	struct jhdr h = {.seq = s->seq + 1};
 	uint64_t old_dir = s->dir_seq;
 	struct fsb b;
-	TEE_Result res = TEE_SUCCESS;
+	TEE_Result res = TEE_ERROR_GENERIC;
 	int slot = 1 - s->hslot;
 
 	/* 1. What the records since the last checkpoint changed in place. */
 	fsb_init(&b, s->fs, s->dir);
-	if (s->dirty.lost)
-		res = sync_all(s, &b);
-	for (size_t i = 0; i < s->dirty.n && !res; i++) {
-		file_name(s->dirty.fid[i], s->dirty.fid[i][STOR_FID], name);
-		if (!fsb_room(&b, 2, OP_BYTES))
-			res = fsb_run(&b);
-		fsb_sync(&b, name);
-	}
-	fsb_syncdir(&b);
-	if (!res)
-		res = fsb_run(&b);
+	res = sync_dirty(s, &b);
 	/* 2. The directory as it is now. */
 	if (!res)
 		res = dir_snapshot(s, h.seq, &h.dir_len, h.dir_hash);
@@ -378,7 +399,7 @@ TEE_Result journal_create(struct store *s, bool have_slot)
 	struct jhdr h = {.seq = 1};
 	uint8_t hdr[HDR_LEN];
 	struct fsb b;
-	TEE_Result res = TEE_SUCCESS;
+	TEE_Result res = TEE_ERROR_GENERIC;
 
 	if (!have_slot) {
 		int r = rpmb_create(&s->rpmb, s->dir, s->keys);

@@ -103,7 +103,7 @@ static TEE_Result commit_log(struct txn *t, const uint8_t head[RHDR_LEN], const 
 	struct apply a = {.s = s, .b = &t->b, .bulk = t->pbulk, .bulk_len = t->bulk};
 	uint8_t *rec = malloc((size_t)total);
 	bool overlap = t->ndv && !t->dv_over;
-	TEE_Result res = TEE_SUCCESS;
+	TEE_Result res = TEE_ERROR_GENERIC;
 	int r = 0;
 
 	if (!rec)
@@ -172,7 +172,9 @@ static TEE_Result commit_log(struct txn *t, const uint8_t head[RHDR_LEN], const 
 	if (a.io) {
 		store_break(s, TEE_ERROR_STORAGE_NOT_AVAILABLE, "a commit did not finish");
 		res = TEE_ERROR_STORAGE_NOT_AVAILABLE;
+		goto out;
 	}
+	res = TEE_SUCCESS;
 out:
 	secure_wipe(rec, (size_t)total);
 	free(rec);
@@ -188,7 +190,7 @@ static TEE_Result commit_ree(struct txn *t, const uint8_t head[RHDR_LEN], const 
 	uint64_t end = t->rec + total;
 	uint32_t rec_write = 0;
 	bool rec_ran = false;
-	TEE_Result res = TEE_SUCCESS;
+	TEE_Result res = TEE_ERROR_GENERIC;
 
 	reserve_images(t);
 	sync_direct(t);
@@ -275,14 +277,16 @@ TEE_Result txn_commit(struct txn *t)
 	uint8_t tag[STOR_TAG];
 	uint8_t *sealed = NULL;
 	uint64_t total = 0;
-	TEE_Result res = TEE_SUCCESS;
+	TEE_Result res = TEE_ERROR_GENERIC;
 
 	if (t->err) {
 		res = t->err;
 		goto out;
 	}
-	if (!t->meta_len && !t->bulk)
-		goto out; /* nothing changed */
+	if (!t->meta_len && !t->bulk) {
+		res = TEE_SUCCESS; /* nothing changed */
+		goto out;
+	}
 	/* Blocks written in place, listed so that their sync can overlap the record's. */
 	if (!t->ree && t->ndv && !t->dv_over)
 		dv_meta(t);
@@ -347,6 +351,7 @@ TEE_Result txn_commit(struct txn *t)
 	    checkpoint_write(s))
 		log_debug(
 		    "storage: the commit stands; its checkpoint is tried again at the next one");
+	res = TEE_SUCCESS;
 out:
 	if (sealed)
 		secure_wipe(sealed, t->meta_len + STOR_TAG);

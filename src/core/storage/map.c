@@ -229,7 +229,7 @@ static TEE_Result page_load(struct store *s, const struct stor_entry *e, uint8_t
 	struct fsb b;
 	uint32_t n = entries_in(map_blocks(e->size), level, index);
 	uint32_t op = 0;
-	TEE_Result res = TEE_SUCCESS;
+	TEE_Result res = TEE_ERROR_GENERIC;
 
 	if (!memcmp(hash, zero_hash, STOR_HASH)) {
 		memset(out, 0, STOR_BLOCK); /* a page of holes */
@@ -289,7 +289,7 @@ TEE_Result map_get(struct store *s, const struct stor_entry *e, uint64_t b, uint
 	uint8_t hash[STOR_HASH];
 	uint64_t n = map_blocks(e->size);
 	uint64_t leaf = UINT64_MAX;
-	TEE_Result res = TEE_SUCCESS;
+	TEE_Result res = TEE_ERROR_GENERIC;
 
 	memset(out, 0, k * sizeof(*out));
 	if (map_depth(e->size) == 0) {
@@ -300,7 +300,7 @@ TEE_Result map_get(struct store *s, const struct stor_entry *e, uint64_t b, uint
 	page = malloc(STOR_BLOCK);
 	if (!page)
 		return TEE_ERROR_OUT_OF_MEMORY;
-	for (uint64_t i = 0; i < k && b + i < n && !res; i++) {
+	for (uint64_t i = 0; i < k && b + i < n; i++) {
 		uint64_t blk = b + i;
 
 		if (blk / STOR_FANOUT != leaf) {
@@ -308,10 +308,16 @@ TEE_Result map_get(struct store *s, const struct stor_entry *e, uint64_t b, uint
 			res = page_expected(s, e, 1, leaf, hash, page);
 			if (!res)
 				res = page_load(s, e, 1, (uint32_t)leaf, hash, page);
+			if (res)
+				goto out;
 		}
-		if (!res && !ent_decode(page + (blk % STOR_FANOUT) * STOR_ENTRY, &out[i]))
+		if (!ent_decode(page + (blk % STOR_FANOUT) * STOR_ENTRY, &out[i])) {
 			res = TEE_ERROR_CORRUPT_OBJECT;
+			goto out;
+		}
 	}
+	res = TEE_SUCCESS;
+out:
 	free(page);
 	return res;
 }
@@ -339,7 +345,7 @@ static struct txn_page *txn_get(struct store *s, struct txn *t, const struct sto
 	uint64_t n = e ? map_blocks(e->size) : 0;
 	unsigned int d = e ? map_depth(e->size) : 0;
 	uint8_t hash[STOR_HASH];
-	TEE_Result res = TEE_SUCCESS;
+	TEE_Result res = TEE_ERROR_GENERIC;
 
 	if (p || t->err)
 		return p;
@@ -355,14 +361,14 @@ static struct txn_page *txn_get(struct store *s, struct txn *t, const struct sto
 		res = page_expected(s, e, level, index, hash, p->e);
 		if (!res)
 			res = page_load(s, e, level, index, hash, p->e);
+		if (res) {
+			free(p);
+			t->err = res;
+			return NULL;
+		}
 	} else if (n && index == 0 && level == d + 1) {
 		/* The tree grows a level: the old top goes under the new one. */
 		memcpy(p->e, e->root, STOR_HASH);
-	}
-	if (res) {
-		free(p);
-		t->err = res;
-		return NULL;
 	}
 	p->next = t->pages;
 	t->pages = p;

@@ -144,7 +144,7 @@ static TEE_Result fetch(struct store *s, struct stor_entry *e, uint64_t b, uint6
 	uint64_t hi = 0;
 	struct fsb fb;
 	uint32_t op = 0;
-	TEE_Result res = TEE_SUCCESS;
+	TEE_Result res = TEE_ERROR_GENERIC;
 
 	if (!ents)
 		return TEE_ERROR_OUT_OF_MEMORY;
@@ -204,7 +204,7 @@ TEE_Result obj_read(struct store *s, struct stor_entry *e, uint64_t pos, uint8_t
 {
 	struct stor_open *o = e->open;
 	uint64_t nblocks = map_blocks(e->size);
-	TEE_Result res = TEE_SUCCESS;
+	TEE_Result res = TEE_ERROR_GENERIC;
 
 	if (e->flags & ENTRY_CORRUPT)
 		return TEE_ERROR_CORRUPT_OBJECT;
@@ -320,7 +320,7 @@ static TEE_Result new_plain(struct seal_ctx *c, uint64_t b, uint8_t *out, uint32
 	uint32_t nlen = block_len(c->w->size, b);
 	uint32_t olen = block_len(c->old_size, b);
 	uint64_t end = c->pos + c->len;
-	TEE_Result res = TEE_SUCCESS;
+	TEE_Result res = TEE_ERROR_GENERIC;
 
 	*len = nlen;
 	memset(out, 0, STOR_BLOCK);
@@ -358,7 +358,7 @@ static TEE_Result seal_blocks(struct seal_ctx *c, const uint64_t *blocks, size_t
 	struct run r = {.cap = nb && nb < RUN_MAX / STOR_BLOCK ? nb * STOR_BLOCK : RUN_MAX};
 	/* Writing in place to a file the directory may not hold for good: sync it too. */
 	bool new_file = !c->e || !c->e->dir_synced;
-	TEE_Result res = TEE_SUCCESS;
+	TEE_Result res = TEE_ERROR_GENERIC;
 
 	if (!plain || !ct || !ents || !ivs) {
 		res = TEE_ERROR_OUT_OF_MEMORY;
@@ -466,7 +466,7 @@ TEE_Result obj_write(struct store *s, struct txn *t, struct stor_entry *e, struc
 	uint64_t hw = e && e->hw > old_n ? e->hw : old_n;
 	uint64_t new_bytes = 0;
 	size_t nb = 0;
-	TEE_Result res = TEE_SUCCESS;
+	TEE_Result res = TEE_ERROR_GENERIC;
 
 	if (!len)
 		return TEE_SUCCESS;
@@ -504,7 +504,7 @@ TEE_Result obj_truncate(struct store *s, struct txn *t, struct stor_entry *e, st
 	EVP_CIPHER_CTX *own = NULL;
 	uint64_t cur = w->size;
 	uint64_t b = 0;
-	TEE_Result res = TEE_SUCCESS;
+	TEE_Result res = TEE_ERROR_GENERIC;
 	struct map_ent ent;
 
 	if (size == cur)
@@ -528,6 +528,8 @@ TEE_Result obj_truncate(struct store *s, struct txn *t, struct stor_entry *e, st
 			res = corrupt(e, b);
 		if (!res && e && ent.present)
 			res = seal_blocks(&c, &b, 1);
+	} else {
+		res = TEE_SUCCESS; /* whole blocks only: the map follows the size */
 	}
 	EVP_CIPHER_CTX_free(own);
 	return res;
@@ -579,7 +581,7 @@ TEE_Result obj_get_attrs(struct store *s, struct stor_entry *e, uint8_t *blob)
 	uint8_t *ct = NULL;
 	struct fsb b;
 	uint32_t op = 0;
-	TEE_Result res = TEE_SUCCESS;
+	TEE_Result res = TEE_ERROR_GENERIC;
 
 	if (!e->attr_len)
 		return TEE_SUCCESS;
@@ -613,14 +615,14 @@ TEE_Result obj_check_blocks(struct store *s, const struct stor_entry *e, uint64_
 	uint8_t *ct = malloc(FS_READ_AREA_LEN);
 	uint8_t *pt = malloc(STOR_BLOCK);
 	EVP_CIPHER_CTX *ctx = crypt_ctx_new(e->fek);
-	TEE_Result res = TEE_SUCCESS;
+	TEE_Result res = TEE_ERROR_GENERIC;
 
 	if (!ct || !pt || !ctx) {
 		res = TEE_ERROR_OUT_OF_MEMORY;
 		goto out;
 	}
 	entry_file(e->fid, 0, name);
-	for (uint32_t done = 0; done < n && !res;) {
+	for (uint32_t done = 0; done < n;) {
 		uint32_t k = n - done < BIG_READ_BLOCKS ? n - done : BIG_READ_BLOCKS;
 		uint64_t b0 = first + done;
 		uint64_t last = b0 + k - 1;
@@ -630,7 +632,7 @@ TEE_Result obj_check_blocks(struct store *s, const struct stor_entry *e, uint64_
 
 		if (last >= map_blocks(e->size)) {
 			res = TEE_ERROR_CORRUPT_OBJECT; /* not a block of the object */
-			break;
+			goto out;
 		}
 		want = (uint32_t)((last - b0) * STOR_BLOCK + block_len(e->size, last));
 		fsb_init(&fb, s->fs, s->dir);
@@ -638,10 +640,10 @@ TEE_Result obj_check_blocks(struct store *s, const struct stor_entry *e, uint64_
 		res = fsb_run(&fb);
 		if (res == TEE_ERROR_ITEM_NOT_FOUND || (!res && fb.counts[op] != want)) {
 			res = TEE_ERROR_CORRUPT_OBJECT;
-			break;
+			goto out;
 		}
 		if (res)
-			break;
+			goto out;
 		memcpy(ct, s->fs->win + FS_READ_AREA, want);
 		for (uint32_t i = 0; i < k; i++) {
 			const uint8_t *it = ivtags + (size_t)(done + i) * (STOR_IV + STOR_TAG);
@@ -650,11 +652,12 @@ TEE_Result obj_check_blocks(struct store *s, const struct stor_entry *e, uint64_
 			if (crypt_open(ctx, it, aad, sizeof(aad), ct + (size_t)i * STOR_BLOCK, pt,
 				       block_len(e->size, b0 + i), it + STOR_IV)) {
 				res = TEE_ERROR_CORRUPT_OBJECT;
-				break;
+				goto out;
 			}
 		}
 		done += k;
 	}
+	res = TEE_SUCCESS;
 out:
 	EVP_CIPHER_CTX_free(ctx);
 	if (pt)

@@ -22,7 +22,7 @@ bool do_open(struct worker *w, struct buf_reader *r)
 	uint32_t h = 0;
 	uint8_t ns = 0;
 	bool retried = false;
-	TEE_Result res = TEE_SUCCESS;
+	TEE_Result res = TEE_ERROR_GENERIC;
 
 	buf_get_u32(r, &storage);
 	buf_get_u32(r, &flags);
@@ -78,7 +78,7 @@ bool do_read(struct worker *w, struct buf_reader *r)
 	uint64_t pos = 0;
 	uint32_t len = 0;
 	uint32_t count = 0;
-	TEE_Result res = TEE_SUCCESS;
+	TEE_Result res = TEE_ERROR_GENERIC;
 
 	buf_get_u32(r, &h);
 	buf_get_u64(r, &pos);
@@ -169,7 +169,7 @@ bool do_enum(struct worker *w, struct buf_reader *r)
 	uint32_t storage = 0;
 	uint32_t after = 0;
 	uint8_t ns = 0;
-	TEE_Result res = TEE_SUCCESS;
+	TEE_Result res = TEE_ERROR_GENERIC;
 
 	buf_get_u32(r, &storage);
 	buf_get_u32(r, &after);
@@ -209,7 +209,7 @@ bool do_time_get(struct worker *w, struct buf_reader *r)
 	uint64_t now = ree_now_ms();
 	uint32_t state = 0;
 	int64_t t = 0;
-	TEE_Result res = TEE_SUCCESS;
+	TEE_Result res = TEE_ERROR_GENERIC;
 
 	if (!buf_done(r))
 		return false;

@@ -261,13 +261,13 @@ static TEE_Result direct_landed(struct store *s, const uint8_t *log, struct chai
 	struct rec rc;
 	bool landed = true;
 	bool seen = false;
-	TEE_Result res = TEE_SUCCESS;
+	TEE_Result res = TEE_ERROR_GENERIC;
 
 	s->unconfirmed = false;
 	if (!lg->n || !log_rec_read(s, log, lg->prev_end, lg->seq, lg->prev, true, &rc))
 		return TEE_SUCCESS;
 	buf_reader_init(&r, rc.meta, rc.h.meta);
-	while (landed && !res && buf_left(&r)) {
+	while (landed && buf_left(&r)) {
 		const uint8_t *ivtags = NULL;
 		uint8_t fid[STOR_FID];
 		uint64_t first = 0;
@@ -291,21 +291,21 @@ static TEE_Result direct_landed(struct store *s, const uint8_t *log, struct chai
 		e = entry_new();
 		if (!e) {
 			res = TEE_ERROR_OUT_OF_MEMORY;
-			break;
+			goto out;
 		}
 		if (!meta_entry(rc.meta, rc.h.meta, fid, e)) {
 			landed = false;
 			break;
 		}
 		res = obj_check_blocks(s, e, first, n, ivtags);
-		if (res == TEE_ERROR_CORRUPT_OBJECT) {
+		if (res == TEE_ERROR_CORRUPT_OBJECT)
 			landed = false;
-			res = TEE_SUCCESS;
-		}
+		else if (res)
+			goto out;
 	}
 	/* Landed: still, a later load would check again (journal_confirm). */
-	s->unconfirmed = landed && !res && seen;
-	if (!landed && !res) {
+	s->unconfirmed = landed && seen;
+	if (!landed) {
 		log_info("storage: the last change before a crash did not reach the disk "
 			 "whole: it never happened");
 		lg->seq--;
@@ -313,6 +313,8 @@ static TEE_Result direct_landed(struct store *s, const uint8_t *log, struct chai
 		lg->end = lg->prev_end;
 		lg->n--;
 	}
+	res = TEE_SUCCESS;
+out:
 	entry_free(e);
 	rec_free(&rc);
 	return res;

@@ -322,7 +322,7 @@ TEE_Result fsb_send(struct fsb *b, struct fs_owner *owner)
 {
 	struct reefs *fs = b->fs;
 	uint32_t nops = b->nops;
-	TEE_Result res = TEE_SUCCESS;
+	TEE_Result res = TEE_ERROR_GENERIC;
 
 	if (!nops)
 		return TEE_SUCCESS;

@@ -123,7 +123,7 @@ static bool writable(struct store *s)
 
 TEE_Result store_lock(struct store *s, struct reefs *fs)
 {
-	TEE_Result res = TEE_SUCCESS;
+	TEE_Result res = TEE_ERROR_GENERIC;
 
 	pthread_mutex_lock(&s->lock);
 	s->fs = fs;
