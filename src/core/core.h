@@ -110,7 +110,7 @@ struct core_limits {
 #define CORE_OPENS_PER_USER 256
 
 #define CORE_SPARES 2
-#define CORE_MAX_KEYS 8
+#define CORE_MAX_KEYS 32
 #define CORE_KEY_UUIDS 64
 
 /*
@@ -155,8 +155,12 @@ struct core {
 
 /* ta_keys.c: the keys trusted to sign TAs, each for the UUIDs its file lists */
 struct ta_image_info;
-/* The built-in key and the --ta-key files extra[0..nextra). Returns 0, or -1, logged. */
-int ta_keys_load(struct core *c, char **extra, size_t nextra);
+/*
+ * The built-in key, the --ta-key files extra[0..nextra) and, when dir is not
+ * NULL, every *.pem of dir (--ta-key-dir: missing is empty; it and its files
+ * must be writable by root or the core's user alone). Returns 0, or -1, logged.
+ */
+int ta_keys_load(struct core *c, char **extra, size_t nextra, const char *dir);
 /*
  * Verifies the image img[0..len) of uuid (a TA library when lib) with the
  * keys that may sign uuid: TEEC_SUCCESS and *info, or TEEC_ERROR_SECURITY

@@ -108,7 +108,10 @@ static void usage(FILE *f)
 	    "                                (default: supplicant.sock beside the client socket)\n"
 	    "      --supplicant-user NAME    tee-supplicant runs as user NAME: only NAME (and\n"
 	    "                                the core's own user) may connect to its socket\n"
-	    "  -k, --ta-key PEM              also trust TAs signed with this RSA key\n"
+	    "  -k, --ta-key PEM              also trust TAs signed with this RSA key (for\n"
+	    "                                the UUIDs its 'uuid UUID' lines list, or any)\n"
+	    "      --ta-key-dir DIR          also trust every DIR/*.pem, as --ta-key (a\n"
+	    "                                system TEE: /etc/swtee/ta-keys.d)\n"
 	    "      --socket-group NAME       only members of group NAME may connect\n"
 	    "      --secure-dir DIR          the core's own secrets: the storage HUK and\n"
 	    "                                the emulated RPMB (swtee run passes secure/\n"
@@ -222,6 +225,7 @@ int main(int argc, char **argv)
 	    {"secure-dir", required_argument, NULL, 'd'},
 	    {"socket-policy", required_argument, NULL, 'P'},
 	    {"allow-ta-rollback", no_argument, NULL, 'R'},
+	    {"ta-key-dir", required_argument, NULL, 'K'},
 	    {"max-clients-per-user", required_argument, NULL, 'C'},
 	    {"max-sessions-per-client", required_argument, NULL, 'E'},
 	    {"max-instances-per-user", required_argument, NULL, 'I'},
@@ -241,6 +245,7 @@ int main(int argc, char **argv)
 	const char *supp_user = NULL;
 	const char *secure_dir = NULL;
 	const char *socket_policy = NULL;
+	const char *key_dir = NULL;
 	bool allow_rollback = false;
 	gid_t gid = 0;
 	sigset_t mask;
@@ -289,6 +294,9 @@ int main(int argc, char **argv)
 		case 'R':
 			allow_rollback = true;
 			break;
+		case 'K':
+			key_dir = optarg;
+			break;
 		case 'C':
 		case 'E':
 		case 'I':
@@ -321,7 +329,7 @@ int main(int argc, char **argv)
 		log_error("supplicant socket path too long");
 		return 1;
 	}
-	if (ta_keys_load(c, extra_keys, nextra))
+	if (ta_keys_load(c, extra_keys, nextra, key_dir))
 		return 1;
 	storage_init(secure_dir);
 	ta_version_init(allow_rollback);

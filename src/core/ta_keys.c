@@ -5,14 +5,19 @@
  * scoped to B's UUIDs, cannot sign a TA under developer A's UUID and so
  * reach A's trusted storage.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <tee_client_api.h>
 
 #include "core.h"
 #include "log.h"
+#include "paths.h"
 #include "ta_image.h"
 
 extern const unsigned char swtee_ta_pubkey_pem[];
@@ -61,7 +66,97 @@ static int key_scope_parse(const char *file, const char *text, size_t len, struc
 	return 0;
 }
 
-int ta_keys_load(struct core *c, char **extra, size_t nextra)
+/* Loads the key file path into the next slot. Returns 0, or -1, logged. */
+static int key_file_load(struct core *c, const char *path)
+{
+	char buf[16384];
+	FILE *f = NULL;
+	EVP_PKEY *k = NULL;
+	size_t n = 0;
+
+	if (c->nkeys >= CORE_MAX_KEYS) {
+		log_error("TA key %s: at most %d keys are trusted", path, CORE_MAX_KEYS);
+		return -1;
+	}
+	f = fopen(path, "re");
+	if (!f) {
+		log_error("cannot read TA key %s: %s", path, strerror(errno));
+		return -1;
+	}
+	n = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	if (n >= sizeof(buf) || key_scope_parse(path, buf, n, &c->key_scope[c->nkeys]))
+		return -1;
+	k = ta_image_load_pubkey_pem(buf, n);
+	if (!k) {
+		log_error("TA key %s is not a usable RSA public key", path);
+		return -1;
+	}
+	if (!c->key_scope[c->nkeys].n)
+		log_info("TA key %s may sign any UUID (list those it may sign as 'uuid UUID' lines "
+			 "before its PEM block)",
+			 path);
+	c->keys[c->nkeys++] = k;
+	return 0;
+}
+
+/* Whoever may write st's file could make the core trust a key of theirs. */
+static bool writable_by_others(const struct stat *st)
+{
+	return (st->st_uid != 0 && st->st_uid != geteuid()) || (st->st_mode & (S_IWGRP | S_IWOTH));
+}
+
+static int pem_name(const struct dirent *d)
+{
+	size_t n = strlen(d->d_name);
+
+	return d->d_name[0] != '.' && n > 4 && !strcmp(d->d_name + n - 4, ".pem");
+}
+
+/* Every *.pem of dir, in name order. Returns 0 (also for no dir), or -1, logged. */
+static int key_dir_load(struct core *c, const char *dir)
+{
+	struct dirent **names = NULL;
+	struct stat st;
+	int n = 0;
+	int rc = 0;
+
+	if (lstat(dir, &st)) {
+		if (errno == ENOENT)
+			return 0;
+		log_error("TA key dir %s: %s", dir, strerror(errno));
+		return -1;
+	}
+	if (!S_ISDIR(st.st_mode) || writable_by_others(&st)) {
+		log_error("TA key dir %s: not a directory that only root or this user may write; "
+			  "no key of it is trusted",
+			  dir);
+		return -1;
+	}
+	n = scandir(dir, &names, pem_name, alphasort);
+	if (n < 0) {
+		log_error("TA key dir %s: %s", dir, strerror(errno));
+		return -1;
+	}
+	for (int i = 0; i < n; i++) {
+		char path[SWTEE_PATH_MAX];
+
+		if (!rc && (paths_join(path, sizeof(path), dir, names[i]->d_name) ||
+			    lstat(path, &st) || !S_ISREG(st.st_mode) || writable_by_others(&st))) {
+			log_error("TA key %s/%s: not a regular file that only root or this user "
+				  "may write",
+				  dir, names[i]->d_name);
+			rc = -1;
+		}
+		if (!rc)
+			rc = key_file_load(c, path);
+		free(names[i]);
+	}
+	free(names);
+	return rc;
+}
+
+int ta_keys_load(struct core *c, char **extra, size_t nextra, const char *dir)
 {
 	EVP_PKEY *k =
 	    ta_image_load_pubkey_pem((const char *)swtee_ta_pubkey_pem, swtee_ta_pubkey_pem_len);
@@ -72,32 +167,10 @@ int ta_keys_load(struct core *c, char **extra, size_t nextra)
 	}
 	snprintf(c->key_scope[0].file, sizeof(c->key_scope[0].file), "built-in");
 	c->keys[c->nkeys++] = k;
-	for (size_t i = 0; i < nextra; i++) {
-		char buf[16384];
-		FILE *f = fopen(extra[i], "re");
-		size_t n = 0;
-
-		if (!f) {
-			log_error("cannot read TA key %s: %s", extra[i], strerror(errno));
+	for (size_t i = 0; i < nextra; i++)
+		if (key_file_load(c, extra[i]))
 			return -1;
-		}
-		n = fread(buf, 1, sizeof(buf), f);
-		fclose(f);
-		if (n >= sizeof(buf) || key_scope_parse(extra[i], buf, n, &c->key_scope[c->nkeys]))
-			return -1;
-		k = ta_image_load_pubkey_pem(buf, n);
-		if (!k || c->nkeys >= CORE_MAX_KEYS) {
-			log_error("TA key %s is not a usable RSA public key", extra[i]);
-			EVP_PKEY_free(k);
-			return -1;
-		}
-		if (!c->key_scope[c->nkeys].n)
-			log_info("TA key %s may sign any UUID (list those it may sign as 'uuid "
-				 "UUID' lines before its PEM block)",
-				 extra[i]);
-		c->keys[c->nkeys++] = k;
-	}
-	return 0;
+	return dir ? key_dir_load(c, dir) : 0;
 }
 
 static bool key_may_sign(const struct key_scope *ks, const struct swtee_uuid *uuid)

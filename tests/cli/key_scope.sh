@@ -6,6 +6,8 @@
 # to B's own UUID, that image is refused with a line naming B's key file;
 # A's image under A's UUID, and a key listing no UUID (any), still load; a
 # key file with a malformed line keeps the core from starting, saying where.
+# The same through a system TEE's key dir (swteed --ta-key-dir), which is
+# refused when others may write it.
 set -u
 B=$1
 SWTEE=$B/bin/swtee
@@ -67,4 +69,49 @@ for bad in bad1 bad2; do
 		fail "$bad: no line naming the file and line: $(tail -n 3 "$W/out")"
 	fi
 done
+# A system TEE's key dir (swteed --ta-key-dir): each *.pem as --ta-key.
+mkdir "$W/keys.d"
+chmod 0755 "$W/keys.d"
+cp "$W/a.trust" "$W/keys.d/a.pem"
+cp "$W/b.trust" "$W/keys.d/b.pem"
+cp "$W/c.pub" "$W/keys.d/c.pub.ignored"
+dir_run() { # ta-dir: swteed --ta-key-dir keys.d and a supplicant serving ta-dir, then xtest 1001
+	rm -rf "$W/sock"
+	mkdir "$W/sock"
+	"$B/bin/swteed" -s "$W/sock/tee.sock" --supplicant-socket "$W/sock/supp.sock" \
+		--ta-key-dir "$W/keys.d" 2> "$W/out" &
+	core=$!
+	i=0
+	while [ ! -S "$W/sock/supp.sock" ] && [ $i -lt 100 ] && kill -0 $core 2>/dev/null; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	"$B/bin/tee-supplicant" -l "$W/$1" "$W/sock/supp.sock" 2>/dev/null &
+	supp=$!
+	sleep 0.3
+	SWTEE_SOCKET=$W/sock/tee.sock "$B/bin/xtest" 1001 > "$W/xtest" 2>&1
+	rc=$?
+	kill $core $supp 2>/dev/null
+	wait $core $supp 2>/dev/null
+	return $rc
+}
+dir_run tas-a && ok "--ta-key-dir: A's key signs A's UUID" || fail "--ta-key-dir, A: $(tail -n 3 "$W/out")"
+if dir_run tas-b; then
+	fail "--ta-key-dir: B's key signed A's UUID and the TA ran"
+elif grep -q "signed by TA key $W/keys.d/b.pem, which may not sign this UUID" "$W/out"; then
+	ok "--ta-key-dir: B's image under A's UUID is refused"
+else
+	fail "--ta-key-dir: no refusal naming B's key: $(tail -n 3 "$W/out")"
+fi
+dir_run tas-c && fail "--ta-key-dir: a file not named *.pem was trusted" ||
+	ok "--ta-key-dir: only *.pem files are keys"
+chmod 0775 "$W/keys.d"
+if dir_run tas-a; then
+	fail "--ta-key-dir: a group-writable key dir was trusted"
+elif grep -q "TA key dir $W/keys.d: not a directory that only root or this user may write" \
+	"$W/out"; then
+	ok "--ta-key-dir: a group-writable dir is refused, saying why"
+else
+	fail "--ta-key-dir: no line about the writable dir: $(tail -n 3 "$W/out")"
+fi
 [ "$fails" = 0 ]
