@@ -13,6 +13,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <openssl/evp.h>
+#include <openssl/x509.h>
+
 #include <tee_client_api.h>
 
 #include "core.h"
@@ -183,6 +186,47 @@ static bool key_may_sign(const struct key_scope *ks, const struct swtee_uuid *uu
 	return false;
 }
 
+/* "3072-bit RSA, SHA-256 1a2b3c4d5e6f7081": a key's size and the start of its fingerprint. */
+static void key_describe(EVP_PKEY *k, char *out, size_t n)
+{
+	unsigned char *der = NULL;
+	unsigned char md[32];
+	unsigned int mdlen = 0;
+	int len = i2d_PUBKEY(k, &der);
+	int w = 0;
+
+	if (len <= 0 || !EVP_Digest(der, (size_t)len, md, &mdlen, EVP_sha256(), NULL) ||
+	    mdlen < 8) {
+		snprintf(out, n, "%d-bit RSA", EVP_PKEY_get_bits(k));
+		OPENSSL_free(der);
+		return;
+	}
+	w = snprintf(out, n, "%d-bit RSA, SHA-256 ", EVP_PKEY_get_bits(k));
+	for (unsigned i = 0; i < 8 && w > 0 && (size_t)w < n; i++)
+		w += snprintf(out + w, n - (size_t)w, "%02x", md[i]);
+	OPENSSL_free(der);
+}
+
+/* The refusal of an image no trusted key signed: which keys are trusted, and how to add one. */
+static void log_untrusted(const struct core *c, const char *what, const char *name, const char *why)
+{
+	char list[1024];
+	int w = 0;
+
+	list[0] = '\0';
+	for (size_t i = 0; i < c->nkeys && w >= 0 && (size_t)w < sizeof(list); i++) {
+		char d[64];
+
+		key_describe(c->keys[i], d, sizeof(d));
+		w += snprintf(list + w, sizeof(list) - (size_t)w, "%s%s (%s)", i ? "; " : "",
+			      c->key_scope[i].file, d);
+	}
+	log_error("%s %s: image refused: not signed by a key this TEE trusts (%s); trusted: %s. "
+		  "Trust its key with swtee run --ta-key PEM, swteed --ta-key PEM or a file in "
+		  "swteed's --ta-key-dir",
+		  what, name, why, list);
+}
+
 static int verify_with(const uint8_t *img, size_t len, const struct swtee_uuid *uuid, bool lib,
 		       EVP_PKEY *const *keys, size_t nkeys, struct ta_image_info *info, char *why,
 		       size_t whylen)
@@ -199,12 +243,14 @@ uint32_t ta_keys_verify(const struct core *c, const uint8_t *img, size_t len,
 	char name[SWTEE_UUID_STR_LEN];
 	char why[256];
 	size_t n = 0;
+	int rc = 0;
 
 	uuid_format(uuid, name);
 	for (size_t i = 0; i < c->nkeys; i++)
 		if (key_may_sign(&c->key_scope[i], uuid))
 			allowed[n++] = c->keys[i];
-	if (!verify_with(img, len, uuid, lib, allowed, n, info, why, sizeof(why)))
+	rc = verify_with(img, len, uuid, lib, allowed, n, info, why, sizeof(why));
+	if (!rc)
 		return TEEC_SUCCESS;
 	/* Refused: if a key that may not sign this UUID signed it, say which. */
 	for (size_t i = 0; i < c->nkeys; i++) {
@@ -221,6 +267,9 @@ uint32_t ta_keys_verify(const struct core *c, const uint8_t *img, size_t len,
 			  c->key_scope[i].n == 1 ? "" : "s");
 		return TEEC_ERROR_SECURITY;
 	}
-	log_error("%s %s: image refused: %s", what, name, why);
+	if (rc == TA_IMAGE_E_SIGNATURE)
+		log_untrusted(c, what, name, why);
+	else
+		log_error("%s %s: image refused: %s", what, name, why);
 	return TEEC_ERROR_SECURITY;
 }
