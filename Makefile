@@ -6,6 +6,7 @@
 #   make install  PREFIX=/usr/local
 #   make deb      Debian packages in build/deb (debian/), checked by lintian
 #   make test-deb the packages installed in a fresh Debian root, xtest against them
+#   make test-vm  a QEMU guest (Debian's kernel, TCG) with the fTPM as its TPM
 # Missing Debian packages are installed when run as root; otherwise the
 # command to install them is printed.
 
@@ -30,12 +31,15 @@ DEBIAN_PACKAGES := gcc make cmake pkg-config openssl libssl-dev libseccomp-dev l
 	libtpms-dev swtpm swtpm-tools tpm2-tools libtss2-tcti-mssim0 libtss2-tcti-swtpm0 libtss2-dev \
 	help2man man-db
 
+# What make test-vm needs (tests/tpm/vm_qemu.sh).
+VM_PACKAGES := qemu-system-x86 busybox-static linux-image-amd64 cpio
+
 # What the report's test needs (tests/report): a browser to open it, a JSON Schema validator.
 REPORT_PACKAGES := chromium python3-jsonschema
 REPORT = $(abspath $(BUILD))/report
 
 .PHONY: all build run test test-plain test-asan fuzz fuzz-short check soak install deps clean \
-	deps-report report-check deb test-deb install-test-tas
+	deps-report report-check deb test-deb install-test-tas test-vm
 
 all: build
 
@@ -187,6 +191,10 @@ deb:
 test-deb: deb
 	@$(MAKE) --no-print-directory deps DEBIAN_PACKAGES="$(DEB_TEST_TOOLS)"
 	tests/deb/test_deb.sh $(DEB_DIR) $(DEB_DIR)/swtee/debian/build $(BUILD)/debootstrap
+
+test-vm: build
+	@$(MAKE) --no-print-directory deps DEBIAN_PACKAGES="$(VM_PACKAGES)"
+	tests/tpm/vm_qemu.sh $(BUILD)
 
 clean:
 	rm -rf $(BUILD) $(BUILD_ASAN) $(BUILD_FUZZ)

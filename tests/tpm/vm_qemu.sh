@@ -1,0 +1,147 @@
+#!/bin/sh
+# A QEMU guest with the fTPM as its TPM, under software emulation (TCG):
+# Debian's stock kernel (linux-image-amd64) boots a small initramfs built
+# here from busybox-static and tpm2-tools' binaries and libraries, with
+# swtee-tpm --vm as QEMU's tpm-emulator backend. Checked in the guest: both
+# device nodes, tpm2_createprimary -C o and -C n through the kernel's
+# resource manager (/dev/tpmrm0), a persistent key made at the first boot
+# found at a second boot and after the TEE restarts; and PCR 0 (SeaBIOS'
+# measurements) equal to swtpm's for the same boot. Not in `make test`:
+# `make test-vm` (needs qemu-system-x86, busybox-static, linux-image-amd64).
+# usage: vm_qemu.sh BUILD_DIR
+set -eu
+self=$(cd "$(dirname "$0")" && pwd)/$(basename "$0")
+# One boot (run by the script itself inside `swtee run`): QEMU with the TPM
+# on control socket $2, kernel argument tpmtest=$3, the console in $4.
+if [ "$1" = --boot ]; then
+	exec timeout 300 qemu-system-x86_64 -machine pc -accel tcg -m 384 -nographic \
+		-no-reboot -monitor none -kernel "$VMQ_KERNEL" -initrd "$VMQ_INITRD" \
+		-append "console=ttyS0 panic=-1 quiet tpmtest=$3" \
+		-chardev socket,id=chrtpm,path="$2" -tpmdev emulator,id=tpm0,chardev=chrtpm \
+		-device tpm-tis,tpmdev=tpm0 </dev/null >"$4" 2>&1
+fi
+build=$(cd "$1" && pwd)
+swtee=$build/bin/swtee
+work=$build/test-state/tpm/vm-qemu
+kernel=$(ls /boot/vmlinuz-* 2>/dev/null | sort -V | tail -n 1)
+for need in qemu-system-x86_64 tpm2 swtpm; do
+	command -v $need >/dev/null || { echo "skipped: no $need" >&2; exit 77; }
+done
+[ -r "$kernel" ] || { echo "skipped: no readable /boot/vmlinuz-*" >&2; exit 77; }
+[ -x /bin/busybox ] && ! ldd /bin/busybox >/dev/null 2>&1 ||
+	{ echo "skipped: no static /bin/busybox (busybox-static)" >&2; exit 77; }
+rm -rf "$work"
+mkdir -p "$work"
+
+# The initramfs: busybox, tpm2 (tpm2-tools' one binary) and every library
+# it and the device TCTI load.
+root=$work/root
+mkdir -p "$root/bin" "$root/dev" "$root/proc" "$root/sys" "$root/tmp"
+cp /bin/busybox "$root/bin/busybox"
+cp "$(command -v tpm2)" "$root/bin/tpm2"
+for t in createprimary evictcontrol pcrread readpublic getcap; do
+	ln -s tpm2 "$root/bin/tpm2_$t"
+done
+tcti=$(ldconfig -p | awk '/libtss2-tcti-device.so.0 / { print $NF; exit }')
+[ -n "$tcti" ] || { echo "FAIL: no libtss2-tcti-device.so.0" >&2; exit 1; }
+for f in "$root/bin/tpm2" "$tcti"; do
+	echo "$f"
+	ldd "$f" | awk '/=> \// { print $3 } /^\t\// { print $1 }'
+done | sort -u | while read -r lib; do
+	[ "$lib" = "$root/bin/tpm2" ] && continue
+	mkdir -p "$root$(dirname "$lib")"
+	cp -L "$lib" "$root$lib"
+done
+cat >"$root/init" <<'EOF'
+#!/bin/busybox sh
+/bin/busybox --install -s /bin
+mount -t proc proc /proc
+mount -t sysfs sys /sys
+mount -t devtmpfs dev /dev
+export PATH=/bin TPM2TOOLS_TCTI=device:/dev/tpmrm0
+mode=$(sed -n 's/.*tpmtest=\([a-z]*\).*/\1/p' /proc/cmdline)
+for d in tpm0 tpmrm0; do [ -c /dev/$d ] && echo "GUEST: /dev/$d"; done
+tpm2_pcrread sha256:0 | sed -n 's/^ *0 *: */GUEST: pcr0 /p'
+tpm2_createprimary -C o -G ecc256 -c /tmp/o.ctx >/dev/null && echo "GUEST: owner primary"
+tpm2_createprimary -C n -G ecc256 -c /tmp/n.ctx >/dev/null && echo "GUEST: null primary"
+if [ "$mode" = make ]; then
+	tpm2_evictcontrol -C o -c /tmp/o.ctx 0x81000005 >/dev/null && echo "GUEST: persisted"
+else
+	tpm2_readpublic -c 0x81000005 >/dev/null && echo "GUEST: persistent key"
+fi
+echo "GUEST: done"
+poweroff -f
+EOF
+chmod +x "$root/init"
+(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) >"$work/initrd.gz"
+
+expect() { # LOG LINE...
+	log=$1
+	shift
+	for line in "$@"; do
+		grep -q -F "GUEST: $line" "$log" || {
+			echo "FAIL: the guest did not say \"$line\" ($log):" >&2
+			tail -n 30 "$log" >&2
+			exit 1
+		}
+	done
+}
+export VMQ_KERNEL="$kernel" VMQ_INITRD="$work/initrd.gz"
+sock=$work/vm.sock
+start=$(date +%s)
+# Two boots of one VM in one TEE, then a third after the TEE restarts.
+# During the second, another process sends CMD_INIT on the VM socket again
+# and again: were it served, the guest's TPM would be reset under it.
+"$swtee" run --state "$work/tee" --tpm=vm:"$sock" -- sh -c '
+	"$0" --boot "$1" make "$2/boot1.log" || exit 1
+	python3 -c "$3" "$1" &
+	intruder=$!
+	"$0" --boot "$1" check "$2/boot2.log" || { kill $intruder; exit 1; }
+	kill $intruder
+' "$self" "$sock" "$work" '
+import socket, struct, sys, time
+time.sleep(3)  # QEMU connects first, at its start
+while True:
+    try:
+        s = socket.socket(socket.AF_UNIX)
+        s.settimeout(2)
+        s.connect(sys.argv[1])
+        s.sendall(struct.pack(">II", 2, 0))
+        if s.recv(4):
+            print("GUEST: an intruder was answered", flush=True)
+        s.close()
+    except OSError:
+        pass
+    time.sleep(0.2)
+' >"$work/intruder.log"
+"$swtee" run --state "$work/tee" --tpm=vm:"$sock" -- "$self" --boot "$sock" check "$work/boot3.log"
+expect "$work/boot1.log" /dev/tpm0 /dev/tpmrm0 "owner primary" "null primary" persisted done
+expect "$work/boot2.log" /dev/tpm0 "owner primary" "null primary" "persistent key" done
+expect "$work/boot3.log" /dev/tpm0 "owner primary" "persistent key" done
+if grep -q GUEST "$work/intruder.log"; then
+	echo "FAIL: another process's CMD_INIT on the VM socket was answered" >&2
+	exit 1
+fi
+
+# The same boot on swtpm: PCR 0 holds the same measurements.
+mkdir -p "$work/swtpm"
+swtpm socket --tpm2 --tpmstate dir="$work/swtpm" --ctrl type=unixio,path="$work/swtpm.sock" \
+	2>"$work/swtpm.err" &
+spid=$!
+i=0
+while [ ! -S "$work/swtpm.sock" ]; do
+	i=$((i + 1))
+	[ $i -lt 200 ] || { echo "FAIL: swtpm did not start" >&2; kill $spid; exit 1; }
+	sleep 0.05
+done
+"$self" --boot "$work/swtpm.sock" make "$work/swtpm.log" || true
+kill $spid 2>/dev/null || true
+wait $spid 2>/dev/null || true
+expect "$work/swtpm.log" "pcr0"
+ours=$(sed -n 's/.*GUEST: pcr0 //p' "$work/boot1.log" | tr -d '\r')
+theirs=$(sed -n 's/.*GUEST: pcr0 //p' "$work/swtpm.log" | tr -d '\r')
+if [ -z "$ours" ] || [ "$ours" != "$theirs" ]; then
+	echo "FAIL: PCR 0 is '$ours' on the fTPM, '$theirs' on swtpm" >&2
+	exit 1
+fi
+echo "ok: 4 boots in $(($(date +%s) - start)) s; PCR 0 $ours on both"
