@@ -86,7 +86,7 @@ static uint32_t resolve(struct sock_relay *rl, uint32_t proto, uint32_t ipver, c
 	struct buf_writer w;
 	struct buf_reader r;
 	uint32_t count = 0;
-	uint32_t res = 0;
+	uint32_t res = TEE_ERROR_GENERIC;
 
 	*n = 0;
 	memset(&a, 0, sizeof(a));
@@ -381,7 +381,7 @@ static uint32_t ioctl_setbuf(struct sock_relay *rl, struct sock_entry *e, uint32
 	uint32_t which = cmd == TEE_TCP_SET_SENDBUF ? 1 : 0;
 	uint32_t size = 0;
 	uint32_t total = 0;
-	uint32_t res = 0;
+	uint32_t res = TEE_ERROR_GENERIC;
 
 	if (!buf_get_u32(r, &size) || !buf_done(r))
 		return TEE_ERROR_BAD_PARAMETERS;
@@ -416,7 +416,7 @@ static uint32_t ioctl_setpeer(struct sock_relay *rl, struct sock_entry *e, uint3
 	struct buf_writer rw;
 	struct buf_reader rr;
 	size_t n = 1;
-	uint32_t res = 0;
+	uint32_t res = TEE_ERROR_GENERIC;
 
 	addrs[0] = e->peer;
 	if (cmd == TEE_UDP_CHANGEPORT) {
