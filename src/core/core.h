@@ -257,12 +257,21 @@ struct ta_reply {
 	const char *violation;
 };
 
-/* storage/worker.c: trusted storage (see src/core/storage/storage.h) */
+/*
+ * storage/worker.c: trusted storage, the entry points of the engine in
+ * src/core/storage (docs/storage.md lists its files; storage.h has them).
+ */
 /* Keys from the secure dir (HUK made on first start); storage stays off without one. */
 int storage_init(const char *secure_dir);
 /* Ends the storage workers (each finishes its request) and wipes the keys. */
 void storage_fini(void);
-/* MSG_CTL_STORAGE: the instance's storage channel. */
+/*
+ * MSG_CTL_STORAGE: the instance's storage channel, served by a worker thread
+ * of its own. rep gets MSG_CTL_STORAGE_RSP: the result, word[0] 1 when the
+ * instance's heap (fds, optional) is mapped for writes from it, and on
+ * success the channel socket and the request window memfd. A malformed
+ * request, or a second one from the instance, sets rep->violation instead.
+ */
 void storage_ctl_request(struct core *c, uint32_t instance, const struct swtee_uuid *uuid,
 			 struct buf_reader *r, struct msg_fds *fds, struct ta_reply *rep);
 
