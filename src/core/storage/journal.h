@@ -49,7 +49,6 @@
 #ifndef SWTEE_STORAGE_JOURNAL_H
 #define SWTEE_STORAGE_JOURNAL_H
 
-#include "compiler.h"
 #include "storage.h"
 
 #define JNAME "j"

@@ -9,7 +9,6 @@
 
 #include <tee_api_defines.h>
 
-#include "compiler.h"
 #include "msg.h"
 #include "storage.h"
 
