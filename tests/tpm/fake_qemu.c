@@ -116,7 +116,8 @@ static void ctrl(int fd, uint32_t cmd, const void *in, size_t nin, void *out, si
 	uint8_t buf[64];
 
 	put32(buf, cmd);
-	memcpy(buf + 4, in, nin);
+	if (nin)
+		memcpy(buf + 4, in, nin);
 	send_all(fd, buf, 4 + nin);
 	recv_all(fd, out, nout, what);
 	no_more(fd, what);
