@@ -190,6 +190,8 @@ int ta_output_open(struct core *c, uint32_t tag, const char *name);
 /* The process of fork tag tag now runs TA uuid: its lines are logged as that TA's. */
 void ta_output_name(struct core *c, uint32_t tag, const struct swtee_uuid *uuid);
 void ta_output_readable(struct core *c, struct ta_output *o);
+/* Reads again the pipes whose window has ended. Whether any is still waiting. */
+bool ta_output_tick(struct core *c, const struct timespec *now);
 /* At shutdown: logs what is left, waiting up to wait_ms for the processes to end. */
 void ta_output_drain(struct core *c, int wait_ms);
 

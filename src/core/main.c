@@ -246,6 +246,7 @@ int main(int argc, char **argv)
 	const char *secure_dir = NULL;
 	const char *socket_policy = NULL;
 	const char *key_dir = NULL;
+	bool outputs_waiting = false;
 	bool allow_rollback = false;
 	gid_t gid = 0;
 	sigset_t mask;
@@ -401,7 +402,8 @@ int main(int argc, char **argv)
 	while (!c->stopping) {
 		struct epoll_event ev[32];
 		struct timespec now;
-		int n = epoll_wait(c->epfd, ev, 32, 1000);
+		/* A TA's output waiting for its next window is read again soon. */
+		int n = epoll_wait(c->epfd, ev, 32, outputs_waiting ? 20 : 1000);
 
 		if (n < 0 && errno != EINTR) {
 			log_error("epoll: %s", strerror(errno));
@@ -412,6 +414,7 @@ int main(int argc, char **argv)
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		open_tick(c, &now);
 		supplicant_tick(c, &now);
+		outputs_waiting = ta_output_tick(c, &now);
 		instance_reap_orphans(c);
 	}
 

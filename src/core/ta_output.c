@@ -23,6 +23,15 @@
 
 /* What one line of the log carries of a TA's text, escapes included. */
 #define OUTPUT_LINE_MAX 900
+/*
+ * A process writes at most this many lines per window: past it, its pipe
+ * is not read until the window ends, so a flood fills the pipe and blocks
+ * the writer alone, never the core, and loses nothing.
+ */
+#define OUTPUT_WINDOW_MS 100
+#define OUTPUT_WINDOW_LINES 200
+/* One read: at most this many more lines than the window allows. */
+#define OUTPUT_READ 1024
 
 struct ta_output {
 	struct endpoint ep;
@@ -30,6 +39,9 @@ struct ta_output {
 	char name[48];
 	size_t len;
 	char line[OUTPUT_LINE_MAX + 1];
+	uint32_t lines;	       /* logged in this window */
+	struct timespec until; /* the window's end */
+	bool paused;	       /* out of the epoll set until then */
 	struct ta_output *next;
 };
 
@@ -40,6 +52,7 @@ static void output_flush(struct ta_output *o)
 	o->line[o->len] = '\0';
 	log_msg(LOG_LVL_ERROR, "%s: %s", o->name, o->line);
 	o->len = 0;
+	o->lines++;
 }
 
 /* Appends byte ch of the text, escaped when it is a control character. */
@@ -74,7 +87,8 @@ static void output_free(struct core *c, struct ta_output *o)
 		pp = &(*pp)->next;
 	if (*pp)
 		*pp = o->next;
-	core_unwatch(c, &o->ep);
+	if (!o->paused)
+		core_unwatch(c, &o->ep);
 	close(o->ep.fd);
 	free(o);
 }
@@ -134,9 +148,22 @@ void ta_output_name(struct core *c, uint32_t tag, const struct swtee_uuid *uuid)
  */
 void ta_output_readable(struct core *c, struct ta_output *o)
 {
-	unsigned char buf[4096];
-	ssize_t n = read(o->ep.fd, buf, sizeof(buf));
+	unsigned char buf[OUTPUT_READ];
+	struct timespec now;
+	ssize_t n = 0;
 
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (deadline_passed(&o->until, &now)) {
+		o->lines = 0;
+		deadline_in(&o->until, OUTPUT_WINDOW_MS);
+	}
+	if (o->lines >= OUTPUT_WINDOW_LINES) {
+		/* Its window is used up: the pipe waits for ta_output_tick. */
+		core_unwatch(c, &o->ep);
+		o->paused = true;
+		return;
+	}
+	n = read(o->ep.fd, buf, sizeof(buf));
 	if (n < 0 && (errno == EAGAIN || errno == EINTR))
 		return;
 	if (n <= 0) {
@@ -145,6 +172,24 @@ void ta_output_readable(struct core *c, struct ta_output *o)
 	}
 	for (ssize_t i = 0; i < n; i++)
 		output_byte(o, buf[i]);
+}
+
+bool ta_output_tick(struct core *c, const struct timespec *now)
+{
+	bool paused = false;
+
+	for (struct ta_output *o = c->outputs; o; o = o->next) {
+		if (!o->paused)
+			continue;
+		if (!deadline_passed(&o->until, now)) {
+			paused = true;
+			continue;
+		}
+		o->paused = false;
+		if (core_watch(c, &o->ep))
+			log_error("%s: its output can no longer be read", o->name);
+	}
+	return paused;
 }
 
 /* At shutdown: what is still in the pipes, until each process is gone or wait_ms has passed. */
@@ -170,6 +215,11 @@ void ta_output_drain(struct core *c, int wait_ms)
 		for (nfds_t i = 0; i < k && o; i++) {
 			struct ta_output *next = o->next;
 
+			/* No windows at shutdown: what is there is logged. */
+			o->lines = 0;
+			if (!o->paused)
+				core_unwatch(c, &o->ep);
+			o->paused = true;
 			if (p[i].revents)
 				ta_output_readable(c, o);
 			o = next;

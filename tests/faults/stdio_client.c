@@ -2,9 +2,11 @@
  * A client for faults.ta_output: has the hostile TA play with its standard
  * streams, once returning and once panicking, and prints what it got:
  * "stdio <result hex> <origin> stdin <bytes read>" then "panic <result hex>
- * <origin>".
+ * <origin>". With "flood N": has it write N lines as fast as it can, and
+ * prints "flood <result hex>".
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <tee_client_api.h>
@@ -31,7 +33,25 @@ static TEEC_Result stdio_call(TEEC_Context *ctx, uint32_t panic, uint32_t *got, 
 	return res;
 }
 
-int main(void)
+static TEEC_Result flood(TEEC_Context *ctx, uint32_t lines)
+{
+	static const TEEC_UUID uuid = TA_HOSTILE_UUID;
+	TEEC_Session s;
+	TEEC_Operation op;
+	uint32_t orig = 0;
+	TEEC_Result res = TEEC_OpenSession(ctx, &s, &uuid, TEEC_LOGIN_PUBLIC, NULL, NULL, &orig);
+
+	if (res)
+		return res;
+	memset(&op, 0, sizeof(op));
+	op.paramTypes = TEEC_PARAM_TYPES(TEEC_VALUE_INPUT, TEEC_NONE, TEEC_NONE, TEEC_NONE);
+	op.params[0].value.a = lines;
+	res = TEEC_InvokeCommand(&s, TA_HOSTILE_CMD_FLOOD, &op, &orig);
+	TEEC_CloseSession(&s);
+	return res;
+}
+
+int main(int argc, char **argv)
 {
 	TEEC_Context ctx;
 	uint32_t orig = 0;
@@ -41,6 +61,12 @@ int main(void)
 	if (res) {
 		printf("context %08x\n", res);
 		return 1;
+	}
+	if (argc == 3 && !strcmp(argv[1], "flood")) {
+		res = flood(&ctx, (uint32_t)strtoul(argv[2], NULL, 10));
+		printf("flood %08x\n", res);
+		TEEC_FinalizeContext(&ctx);
+		return 0;
 	}
 	res = stdio_call(&ctx, 0, &got, &orig);
 	printf("stdio %08x %u stdin %d\n", res, orig, (int)got);

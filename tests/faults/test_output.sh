@@ -4,6 +4,7 @@
 # writes a line posing as another TA and one posing as the core, control
 # characters, and a last line with no newline before its instance ends
 # (returning, and panicking). The TEE's log is a file here, not a terminal.
+# A TA that floods its output is read a window at a time, and loses nothing.
 # Prints "N passed, M failed" last.
 set -u
 BUILD=$1
@@ -35,5 +36,16 @@ check "last words of an instance that ends are kept" "^swteed: $ta: hostile-outp
 	"$(grep -- "last words 0" "$work/log")"
 check "last words of an instance that panics are kept" "^swteed: $ta: hostile-output: last words 1$" \
 	"$(grep -- "last words 1" "$work/log")"
+# A TA that writes without end is read a window at a time: it waits on its
+# full pipe, the core serves everyone else meanwhile, and no line is lost.
+"$BUILD/bin/swtee" run --state "$work/state" -- sh -c \
+	"'$BUILD/bin/stdio_client' flood 3000 > '$work/flood' &
+	'$BUILD/bin/stall_client' loop 20 basic > '$work/loop'; wait" 2> "$work/log2"
+check "the flooding TA finishes" "^flood 00000000$" "$(cat "$work/flood")"
+check "other sessions meanwhile, none slow" "^loop 20 00000000 max ([0-9]{1,2}|[0-9]{3})$" \
+	"$(cat "$work/loop")"
+check "every line of the flood is logged, in order" "^3000 1 3000$" \
+	"$(grep "^swteed: $ta: flood " "$work/log2" | awk '{print $NF}' |
+		awk 'NR == 1 {f = $1} {n++; if ($1 != n) bad = 1} END {print (bad ? "gap" : n), f, $1}')"
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

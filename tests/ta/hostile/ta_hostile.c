@@ -193,6 +193,10 @@ TEE_Result TA_InvokeCommandEntryPoint(void *ctx, uint32_t cmd, uint32_t types,
 		return test_pta_system(p[2].value.a, p);
 	case TA_HOSTILE_CMD_STDIO:
 		return stdio_games(types, p);
+	case TA_HOSTILE_CMD_FLOOD:
+		for (uint32_t i = 1; i <= p[0].value.a; i++)
+			printf("flood %u\n", i);
+		return TEE_SUCCESS;
 	case TA_HOSTILE_CMD_COMMIT:
 		p[1].value.a = commit((size_t)p[0].value.a << 20, p[0].value.b);
 		return TEE_SUCCESS;

@@ -62,6 +62,8 @@
  * out = 1 if it had it all (TA_DATA_SIZE is 1 MiB).
  */
 #define TA_HOSTILE_CMD_COMMIT 26
+/* Writes value[0].a lines "flood N" (N from 1) to stdout as fast as it can. */
+#define TA_HOSTILE_CMD_FLOOD 27
 
 /*
  * Single-instance, multi-session, keep-alive builds of the hostile TA
