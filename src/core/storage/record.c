@@ -292,6 +292,15 @@ static bool apply_remove(struct store *s, struct apply *a, struct buf_reader *r,
 	return true;
 }
 
+/* The file an operation names and the offset in it: (fid, kind, off), checked. */
+static bool get_file_at(struct buf_reader *r, uint8_t fid[STOR_FID], uint8_t *kind, uint64_t *off)
+{
+	buf_get_bytes(r, fid, STOR_FID);
+	buf_get_u8(r, kind);
+	buf_get_u64(r, off);
+	return buf_ok(r) && kind_ok(*kind) && *off <= STOR_MAX_SIZE + STOR_BLOCK;
+}
+
 /* META_COPY: bytes of the record's bulk into a file. */
 static bool apply_copy(struct store *s, struct apply *a, struct buf_reader *r, bool mem)
 {
@@ -304,10 +313,7 @@ static bool apply_copy(struct store *s, struct apply *a, struct buf_reader *r, b
 
 	buf_get_u64(r, &v);
 	buf_get_u32(r, &n);
-	buf_get_bytes(r, fid, STOR_FID);
-	buf_get_u8(r, &kind);
-	buf_get_u64(r, &off);
-	if (!buf_ok(r) || !kind_ok(kind) || off > STOR_MAX_SIZE + STOR_BLOCK)
+	if (!get_file_at(r, fid, &kind, &off))
 		return false;
 	if (a) {
 		if (v > a->bulk_len || n > a->bulk_len - v)
@@ -328,10 +334,7 @@ static bool apply_truncate(struct store *s, struct apply *a, struct buf_reader *
 	uint8_t kind = 0;
 	uint64_t off = 0;
 
-	buf_get_bytes(r, fid, STOR_FID);
-	buf_get_u8(r, &kind);
-	buf_get_u64(r, &off);
-	if (!buf_ok(r) || !kind_ok(kind) || off > STOR_MAX_SIZE + STOR_BLOCK)
+	if (!get_file_at(r, fid, &kind, &off))
 		return false;
 	/*
 	 * Replayed, a truncation could cut what a later record wrote in
