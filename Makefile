@@ -21,7 +21,7 @@ FUZZ_RUN ?= -max_total_time=$(FUZZ_SECONDS)
 # The parsers of the storage engine and of the socket channels, then the rest.
 STORAGE_FUZZERS := storage_reply storage_rpmb storage_journal storage_dir storage_map storage_sweep storage_requests
 SOCKET_FUZZERS := sock_policy sock_ta sock_reply sock_request
-FUZZERS := core_client core_instance ta_params teec_result ta_image tpm_frame ree_fs_batch \
+FUZZERS := core_client core_instance ta_params teec_result ta_image tpm_frame ree_fs_batch plugin_msg \
 	$(STORAGE_FUZZERS) $(SOCKET_FUZZERS)
 PREFIX ?= /usr/local
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
