@@ -1,7 +1,7 @@
 /*
  * Fuzzes swtee-tpm's request framing (src/tpm_bridge/frame.c). The first
  * byte picks the protocol (mssim command or platform port, swtpm data or
- * control channel); the rest is a peer's byte stream, parsed as a
+ * control channel, a VM's control channel); the rest is a peer's byte stream, parsed as a
  * connection does: request after request, each from a buffer of at most
  * FRAME_MAX bytes. Every request must lie within the bytes it was parsed
  * from, and a request that needs more bytes must fit in FRAME_MAX.
@@ -21,7 +21,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (!size)
 		return 0;
-	proto = (enum frame_proto)(data[0] % 4);
+	proto = (enum frame_proto)(data[0] % 5);
 	data++;
 	size--;
 	while (off < size) {
