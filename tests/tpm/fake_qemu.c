@@ -146,10 +146,9 @@ static int connect_vm(void)
 	return fd;
 }
 
-/* tpm_emulator_prepare_data_fd: a socketpair, one end passed with CMD_SET_DATAFD. */
-static int set_datafd(int ctl)
+/* CMD_SET_DATAFD passing fd (none when -1); the result code. */
+static uint32_t send_datafd(int ctl, int fd)
 {
-	int sv[2] = {-1, -1};
 	uint8_t code[4];
 	uint8_t res[4];
 	union {
@@ -157,27 +156,53 @@ static int set_datafd(int ctl)
 		char b[CMSG_SPACE(sizeof(int))];
 	} cbuf;
 	struct iovec iov = {.iov_base = code, .iov_len = sizeof(code)};
-	struct msghdr m = {.msg_iov = &iov,
-			   .msg_iovlen = 1,
-			   .msg_control = cbuf.b,
-			   .msg_controllen = sizeof(cbuf.b)};
+	struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1};
 	struct cmsghdr *h = NULL;
+
+	put32(code, CMD_SET_DATAFD);
+	if (fd >= 0) {
+		m.msg_control = cbuf.b;
+		m.msg_controllen = sizeof(cbuf.b);
+		h = CMSG_FIRSTHDR(&m);
+		h->cmsg_level = SOL_SOCKET;
+		h->cmsg_type = SCM_RIGHTS;
+		h->cmsg_len = CMSG_LEN(sizeof(int));
+		memcpy(CMSG_DATA(h), &fd, sizeof(int));
+	}
+	if (sendmsg(ctl, &m, MSG_NOSIGNAL) != (ssize_t)sizeof(code))
+		die("sendmsg: %s", strerror(errno));
+	recv_all(ctl, res, sizeof(res), "CMD_SET_DATAFD");
+	no_more(ctl, "CMD_SET_DATAFD");
+	return get32(res);
+}
+
+/* CMD_SET_DATAFD without a descriptor, or with a pipe: refused, the connection kept. */
+static void bad_datafd(int ctl)
+{
+	int p[2] = {-1, -1};
+
+	if (!send_datafd(ctl, -1))
+		die("CMD_SET_DATAFD without a descriptor accepted");
+	if (pipe(p))
+		die("pipe");
+	if (!send_datafd(ctl, p[0]))
+		die("CMD_SET_DATAFD with a pipe accepted");
+	close(p[0]);
+	close(p[1]);
+}
+
+/* tpm_emulator_prepare_data_fd: a socketpair, one end passed with CMD_SET_DATAFD. */
+static int set_datafd(int ctl)
+{
+	int sv[2] = {-1, -1};
+	uint32_t res = 0;
 
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
 		die("socketpair");
-	put32(code, CMD_SET_DATAFD);
-	h = CMSG_FIRSTHDR(&m);
-	h->cmsg_level = SOL_SOCKET;
-	h->cmsg_type = SCM_RIGHTS;
-	h->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(h), &sv[1], sizeof(int));
-	if (sendmsg(ctl, &m, MSG_NOSIGNAL) != (ssize_t)sizeof(code))
-		die("sendmsg: %s", strerror(errno));
+	res = send_datafd(ctl, sv[1]);
 	close(sv[1]);
-	recv_all(ctl, res, sizeof(res), "CMD_SET_DATAFD");
-	no_more(ctl, "CMD_SET_DATAFD");
-	if (get32(res))
-		die("CMD_SET_DATAFD: result 0x%x", get32(res));
+	if (res)
+		die("CMD_SET_DATAFD: result 0x%x", res);
 	return sv[0];
 }
 
@@ -420,6 +445,7 @@ int main(int argc, char **argv)
 	}
 	sock_path = argv[1];
 	ctl = connect_vm();
+	bad_datafd(ctl);
 	data = set_datafd(ctl);
 	qemu_start(ctl, data, true);
 	guest_boot(ctl, data);
