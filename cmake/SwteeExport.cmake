@@ -19,7 +19,7 @@ set(pkg_install lib/cmake/swtee)
 include(CMakePackageConfigHelpers)
 write_basic_package_version_file(${pkg_build}/swteeConfigVersion.cmake
 	VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)
-file(COPY ${CMAKE_CURRENT_LIST_DIR}/package/swteeTA.cmake DESTINATION ${pkg_build})
+configure_file(${CMAKE_CURRENT_LIST_DIR}/package/swteeTA.cmake ${pkg_build}/swteeTA.cmake COPYONLY)
 # One config for each tree: they differ in where the kit is.
 set(SWTEE_PKG_KIT_DIR ta_dev_kit)
 configure_file(${CMAKE_CURRENT_LIST_DIR}/package/swteeConfig.cmake.in

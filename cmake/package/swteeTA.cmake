@@ -2,7 +2,7 @@
 #              [INCLUDES <dirs>...] [DEFINES <defs>...] [LIBS <libs>...]
 #              [COMPILE_OPTIONS <opts>...] [LOG_LEVEL <0..4>] [COMPAT_1_1]
 #              [SANITIZE <address,undefined>] [COVERAGE]
-#              [SIGN_KEY <pem>] [OUTPUT_DIRECTORY <dir>])
+#              [SIGN_KEY <pem>] [OUTPUT_DIRECTORY <dir>] [MBEDTLS])
 #
 # Builds a Trusted Application the way the kit's ta_dev_kit.mk does:
 # <uuid>.elf (a shared object with symbols) and the signed <uuid>.ta beside
@@ -14,8 +14,71 @@
 # LOG_LEVEL is CFG_TEE_TA_LOG_LEVEL (1 by default); COMPAT_1_1 gives the GP
 # 1.1 API (CFG_TA_OPTEE_CORE_API_COMPAT_1_1=y); SANITIZE and COVERAGE are the
 # kit's CFG_TA_SANITIZE and CFG_TA_COVERAGE (docs/ta-development.md).
+#
+# MBEDTLS (or CFG_TA_MBEDTLS set to y/ON in the project) is the kit's
+# CFG_TA_MBEDTLS=y: mbedTLS 3 from the source tree MBEDTLS_DIR names (a
+# variable or in the environment), built once per tree into a static
+# libmbedtls.a with the kit's configuration (or the header MBEDTLS_CONFIG
+# names), its headers on the TA's include path, linked into the TA.
+
+# swtee_ta_mbedtls(<ta> <out-var>): the libmbedtls target of MBEDTLS_DIR.
+function(swtee_ta_mbedtls ta out)
+	set(dir "${MBEDTLS_DIR}")
+	if(NOT dir)
+		set(dir "$ENV{MBEDTLS_DIR}")
+	endif()
+	if(NOT dir)
+		message(FATAL_ERROR "swtee_add_ta(${ta}): CFG_TA_MBEDTLS needs an mbedTLS 3.x source "
+			"tree, which the kit does not ship: set MBEDTLS_DIR=<tree> (-DMBEDTLS_DIR=...), an "
+			"upstream Mbed-TLS/mbedtls 3.x tree or optee_os's lib/libmbedtls")
+	endif()
+	get_filename_component(dir "${dir}" ABSOLUTE)
+	if(EXISTS "${dir}/include/mbedtls/build_info.h")
+		set(root "${dir}")
+	elseif(EXISTS "${dir}/mbedtls/include/mbedtls/build_info.h")
+		set(root "${dir}/mbedtls")
+	else()
+		message(FATAL_ERROR "swtee_add_ta(${ta}): MBEDTLS_DIR=${dir} is not an mbedTLS 3.x "
+			"source tree: it has no include/mbedtls/build_info.h")
+	endif()
+	file(STRINGS "${root}/include/mbedtls/build_info.h" major
+		REGEX "^#define[ \t]+MBEDTLS_VERSION_MAJOR[ \t]+[0-9]+")
+	string(REGEX REPLACE ".*MBEDTLS_VERSION_MAJOR[ \t]+([0-9]+).*" "\\1" major "${major}")
+	if(NOT major STREQUAL "3")
+		message(FATAL_ERROR "swtee_add_ta(${ta}): MBEDTLS_DIR=${dir} is mbedTLS '${major}'; "
+			"the kit builds mbedTLS 3.x")
+	endif()
+	set(config "${SWTEE_TA_DEV_KIT_DIR}/src/mbedtls/swtee_mbedtls_config.h")
+	if(MBEDTLS_CONFIG)
+		get_filename_component(config "${MBEDTLS_CONFIG}" ABSOLUTE)
+	endif()
+	set(defs "MBEDTLS_CONFIG_FILE=\"${config}\"")
+	if(CFG_TA_MBEDTLS_SELF_TEST)
+		list(APPEND defs CFG_TA_MBEDTLS_SELF_TEST=1)
+	endif()
+	string(SHA256 key "${root};${defs}")
+	string(SUBSTRING "${key}" 0 16 key)
+	set(lib swtee_mbedtls_${key})
+	if(NOT TARGET ${lib})
+		file(GLOB srcs CONFIGURE_DEPENDS "${root}/library/*.c")
+		set(entropy "${SWTEE_TA_DEV_KIT_DIR}/src/mbedtls/tee_entropy.c")
+		add_library(${lib} STATIC ${srcs} "${entropy}")
+		set_source_files_properties("${entropy}" PROPERTIES
+			INCLUDE_DIRECTORIES "${SWTEE_TA_DEV_KIT_DIR}/include"
+			COMPILE_DEFINITIONS "__SWTEE__=1;__OPTEE_CORE_API_COMPAT_1_1=0")
+		set_target_properties(${lib} PROPERTIES OUTPUT_NAME mbedtls
+			POSITION_INDEPENDENT_CODE ON
+			ARCHIVE_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/swtee-mbedtls/${key}")
+		target_compile_options(${lib} PRIVATE -g)
+		target_compile_definitions(${lib} PUBLIC ${defs})
+		target_include_directories(${lib} SYSTEM PUBLIC "${root}/include")
+		target_include_directories(${lib} PRIVATE "${root}/library")
+	endif()
+	set(${out} ${lib} PARENT_SCOPE)
+endfunction()
+
 function(swtee_add_ta)
-	cmake_parse_arguments(TA "COMPAT_1_1;COVERAGE"
+	cmake_parse_arguments(TA "COMPAT_1_1;COVERAGE;MBEDTLS"
 		"NAME;UUID;SIGN_KEY;OUTPUT_DIRECTORY;LOG_LEVEL;SANITIZE"
 		"SOURCES;INCLUDES;DEFINES;LIBS;COMPILE_OPTIONS" ${ARGN})
 	if(TA_UNPARSED_ARGUMENTS)
@@ -71,6 +134,11 @@ function(swtee_add_ta)
 	target_link_options(${TA_NAME} PRIVATE ${instr} -Wl,--build-id -Wl,-z,now
 		-Wl,-Bsymbolic -Wl,--exclude-libs,ALL)
 	target_link_libraries(${TA_NAME} PRIVATE ${TA_LIBS})
+	if(TA_MBEDTLS OR CFG_TA_MBEDTLS)
+		swtee_ta_mbedtls(${TA_NAME} mbedtls)
+		target_link_libraries(${TA_NAME} PRIVATE ${mbedtls})
+		target_compile_definitions(${TA_NAME} PRIVATE CFG_TA_MBEDTLS=1)
+	endif()
 	set_target_properties(${TA_NAME} PROPERTIES PREFIX "" SUFFIX ".elf" OUTPUT_NAME ${uuid}
 		LIBRARY_OUTPUT_DIRECTORY "${TA_OUTPUT_DIRECTORY}"
 		SWTEE_TA_IMAGE "${TA_OUTPUT_DIRECTORY}/${uuid}.ta")

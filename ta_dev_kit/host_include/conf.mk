@@ -29,10 +29,10 @@ CFG_REE_FS_INTEGRITY_RPMB=y
 # TA runtime (src/ta_runtime/crypto/alg.c): the two 4006 cases that need it.
 CFG_CRYPTO_RSASSA_NA1=y
 
-# The kit neither builds nor links mbedTLS into TAs: a TA that wants it
-# links Debian's itself (libnames += mbedcrypto, examples/mbedtls_x509).
-# So optee_test's crypt TA builds without mbedtls_taf.c and xtest's 8101 to
-# 8103 are left out.
+# The kit ships no mbedTLS: by default optee_test's crypt TA builds without
+# mbedtls_taf.c and xtest's 8101 to 8103 are left out. CFG_TA_MBEDTLS=y with
+# MBEDTLS_DIR=<an mbedTLS 3 source tree> on the make command line builds that
+# tree into the TA (mk/mbedtls.mk, docs/ta-development.md).
 CFG_TA_MBEDTLS=n
 CFG_TA_MBEDTLS_SELF_TEST=n
 

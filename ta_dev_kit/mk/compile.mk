@@ -13,7 +13,8 @@ tdk-cppflags := $(tdk-cppflags)
 
 # The TA's own directory comes after its global-incdirs-y, as in OP-TEE:
 # that is where user_ta_header_defines.h usually is.
-tdk-incflags = $(addprefix -I,$(tdk-inc-$1) $(tdk-global-incdirs) $(tdk-ta-dir) $(tdk-dir)/include)
+tdk-incflags = $(addprefix -I,$(tdk-inc-$1) $(tdk-global-incdirs) $(tdk-ta-dir) $(tdk-dir)/include) \
+	$(tdk-mbedtls-incflags)
 tdk-flags-c = $(filter-out $(tdk-rm-$1) $(tdk-user-rm),$(tdk-cflags) $(tdk-user-cflags) \
 	$(tdk-instr) $(tdk-cppflags) $(CPPFLAGS) $(call tdk-incflags,$1) $(tdk-cpp-$1) $(tdk-c-$1))
 tdk-flags-asm = $(filter-out $(tdk-rm-$1) $(tdk-user-rm),$(tdk-aflags) $(AFLAGS) \
@@ -41,7 +42,7 @@ $(foreach o,$(tdk-objs),$(eval $(call tdk-compile-rule,$o)))
 # Everything that decides what the objects and the TA are made of; a change
 # rewrites the flags file, which every object and the link depend on.
 tdk-flags-now := $(strip $(tdk-cc) $(tdk-cxx) $(tdk-cflags) $(tdk-cxxflags) $(tdk-aflags) \
-	$(tdk-instr) $(tdk-cppflags) $(tdk-global-incdirs) $(LDADD) $(libnames) $(libdirs) \
+	$(tdk-instr) $(tdk-cppflags) $(tdk-global-incdirs) $(LDADD) $(libnames) $(libdirs) $(tdk-mbedtls-lib) \
 	$(tdk-user-cflags) $(CPPFLAGS) $(CXXFLAGS) $(AFLAGS) $(tdk-user-rm) $(tdk-user-ldflags) \
 	$(foreach o,$(tdk-objs),$o: $(tdk-inc-$o) $(tdk-cpp-$o) $(tdk-c-$o) $(tdk-a-$o) \
 		$(tdk-x-$o) $(tdk-rm-$o)))

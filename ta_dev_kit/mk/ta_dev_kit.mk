@@ -23,6 +23,9 @@
 #   CFG_TEE_TA_LOG_LEVEL 0..4: the most verbose trace.h level compiled in (1)
 #   CFG_TA_OPTEE_CORE_API_COMPAT_1_1=y   the GP 1.1 API (uint32_t sizes)
 #   CFG_TA_SANITIZE=address,undefined     build with those sanitizers
+#   CFG_TA_MBEDTLS=y MBEDTLS_DIR=<tree>  mbedTLS 3 from that source tree,
+#                        built into libmbedtls.a and linked (mk/mbedtls.mk);
+#                        MBEDTLS_CONFIG=<header>, MBEDTLS_BUILD_DIR=<dir>
 #   CFG_TA_COVERAGE=y    build with gcov instrumentation (--coverage)
 #   CFG_CC_OPT_LEVEL     optimisation level, -O<level> (2; 0 for debugging)
 #   CFG_WERROR=y         warnings are errors
@@ -90,6 +93,7 @@ include $(tdk-dir)/mk/conf.mk
 include $(tdk-dir)/mk/compiler.mk
 include $(tdk-dir)/mk/flags.mk
 include $(tdk-dir)/mk/subdir.mk
+include $(tdk-dir)/mk/mbedtls.mk
 include $(tdk-dir)/mk/compile.mk
 ifneq ($(BINARY),)
 include $(tdk-dir)/mk/link.mk

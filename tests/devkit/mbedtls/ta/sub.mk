@@ -1,0 +1,2 @@
+global-incdirs-y += include
+srcs-y += mbedtls_ta.c
