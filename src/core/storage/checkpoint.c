@@ -298,22 +298,68 @@ TEE_Result journal_checkpoint(struct store *s)
 
 /* ---- read back at recovery, and a new store ---- */
 
+/* The clear head of a directory snapshot. */
+struct dhdr {
+	uint32_t magic;
+	uint32_t version;
+	uint64_t seq;
+	uint32_t count; /* entries */
+	uint8_t tset;	/* the persistent time is set */
+	uint64_t toff;
+	uint64_t tree;
+	uint8_t iv[STOR_IV];
+};
+
+/* Decodes a snapshot's head; false when it is not one. */
+static bool dhdr_decode(const uint8_t head[DHDR_LEN], struct dhdr *d)
+{
+	struct buf_reader r;
+
+	buf_reader_init(&r, head, DHDR_LEN);
+	buf_get_u32(&r, &d->magic);
+	buf_get_u32(&r, &d->version);
+	buf_get_u64(&r, &d->seq);
+	buf_get_u32(&r, &d->count);
+	buf_get_u8(&r, &d->tset);
+	buf_get_u64(&r, &d->toff);
+	buf_get_u64(&r, &d->tree);
+	buf_get_bytes(&r, d->iv, STOR_IV);
+	return buf_done(&r) && d->magic == J_MAGIC_DIR && d->version == J_VERSION && d->tset <= 1;
+}
+
+/* The count entries of a snapshot's plaintext into the directory (unique ids). */
+static TEE_Result snapshot_entries(struct store *s, const uint8_t *pt, size_t body, uint32_t count)
+{
+	struct buf_reader r;
+	TEE_Result res = TEE_ERROR_CORRUPT_OBJECT;
+
+	buf_reader_init(&r, pt, body);
+	for (uint32_t i = 0; i < count; i++) {
+		struct stor_entry *e = entry_new();
+
+		if (!e) {
+			res = TEE_ERROR_OUT_OF_MEMORY;
+			goto out;
+		}
+		if (!entry_get(&r, e) || dir_find(s, e->ns, e->id, e->id_len) || dir_insert(s, e)) {
+			entry_free(e);
+			goto out;
+		}
+		e->hw = map_blocks(e->size);
+	}
+	res = TEE_SUCCESS;
+out:
+	return res;
+}
+
 TEE_Result dir_snapshot_load(struct store *s, struct jreader *j, const struct jhdr *h)
 {
 	uint8_t head[DHDR_LEN];
 	uint8_t tag[STOR_TAG];
 	uint8_t hash[STOR_HASH];
-	uint8_t iv[STOR_IV];
 	uint8_t *ct = NULL;
 	uint8_t *pt = NULL;
-	struct buf_reader r;
-	uint32_t magic = 0;
-	uint32_t version = 0;
-	uint64_t seq = 0;
-	uint32_t count = 0;
-	uint8_t tset = 0;
-	uint64_t toff = 0;
-	uint64_t tree = 0;
+	struct dhdr d;
 	size_t body = 0;
 	unsigned int hl = 0;
 	EVP_CIPHER_CTX *gcm = NULL;
@@ -346,38 +392,18 @@ TEE_Result dir_snapshot_load(struct store *s, struct jreader *j, const struct jh
 	EVP_DigestFinal_ex(md, hash, &hl);
 	if (!secure_equal(hash, h->dir_hash, STOR_HASH))
 		goto out;
-	buf_reader_init(&r, head, DHDR_LEN);
-	buf_get_u32(&r, &magic);
-	buf_get_u32(&r, &version);
-	buf_get_u64(&r, &seq);
-	buf_get_u32(&r, &count);
-	buf_get_u8(&r, &tset);
-	buf_get_u64(&r, &toff);
-	buf_get_u64(&r, &tree);
-	buf_get_bytes(&r, iv, STOR_IV);
-	if (!buf_done(&r) || magic != J_MAGIC_DIR || version != J_VERSION || seq != h->dir_seq ||
-	    (uint64_t)count * ENTRY_BYTES != body || tset > 1)
+	if (!dhdr_decode(head, &d) || d.seq != h->dir_seq ||
+	    (uint64_t)d.count * ENTRY_BYTES != body)
 		goto out;
-	if (!EVP_CipherInit_ex(gcm, NULL, NULL, NULL, iv, 0) ||
+	if (!EVP_CipherInit_ex(gcm, NULL, NULL, NULL, d.iv, 0) ||
 	    !rec_finish(gcm, head, DHDR_LEN, ct, (uint32_t)body, tag, pt))
 		goto out;
-	buf_reader_init(&r, pt, body);
-	for (uint32_t i = 0; i < count; i++) {
-		struct stor_entry *e = entry_new();
-
-		if (!e) {
-			res = TEE_ERROR_OUT_OF_MEMORY;
-			goto out;
-		}
-		if (!entry_get(&r, e) || dir_find(s, e->ns, e->id, e->id_len) || dir_insert(s, e)) {
-			entry_free(e);
-			goto out;
-		}
-		e->hw = map_blocks(e->size);
-	}
-	s->time_set = tset;
-	s->time_offset_ms = (int64_t)toff;
-	s->time_ree_ms = tree;
+	res = snapshot_entries(s, pt, body, d.count);
+	if (res)
+		goto out;
+	s->time_set = d.tset;
+	s->time_offset_ms = (int64_t)d.toff;
+	s->time_ree_ms = d.tree;
 	res = TEE_SUCCESS;
 out:
 	if (io)
