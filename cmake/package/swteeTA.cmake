@@ -63,16 +63,16 @@ function(swtee_ta_mbedtls ta out)
 		file(GLOB srcs CONFIGURE_DEPENDS "${root}/library/*.c")
 		set(entropy "${SWTEE_TA_DEV_KIT_DIR}/src/mbedtls/tee_entropy.c")
 		add_library(${lib} STATIC ${srcs} "${entropy}")
-		set_source_files_properties("${entropy}" PROPERTIES
-			INCLUDE_DIRECTORIES "${SWTEE_TA_DEV_KIT_DIR}/include"
-			COMPILE_DEFINITIONS "__SWTEE__=1;__OPTEE_CORE_API_COMPAT_1_1=0")
+		set_source_files_properties("${entropy}" PROPERTIES COMPILE_DEFINITIONS "__SWTEE__=1;__OPTEE_CORE_API_COMPAT_1_1=0")
 		set_target_properties(${lib} PROPERTIES OUTPUT_NAME mbedtls
 			POSITION_INDEPENDENT_CODE ON
 			ARCHIVE_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/swtee-mbedtls/${key}")
 		target_compile_options(${lib} PRIVATE -g)
 		target_compile_definitions(${lib} PUBLIC ${defs})
 		target_include_directories(${lib} SYSTEM PUBLIC "${root}/include")
-		target_include_directories(${lib} PRIVATE "${root}/library")
+		# After the tree's: optee_os's bignum.c includes libutils' mempool.h.
+		target_include_directories(${lib} PRIVATE "${root}/library"
+			"${SWTEE_TA_DEV_KIT_DIR}/include")
 	endif()
 	set(${out} ${lib} PARENT_SCOPE)
 endfunction()
@@ -137,6 +137,8 @@ function(swtee_add_ta)
 	if(TA_MBEDTLS OR CFG_TA_MBEDTLS)
 		swtee_ta_mbedtls(${TA_NAME} mbedtls)
 		target_link_libraries(${TA_NAME} PRIVATE ${mbedtls})
+		# Its constructor gives optee_os's mbedTLS its bignum pool.
+		target_sources(${TA_NAME} PRIVATE "${SWTEE_TA_DEV_KIT_DIR}/src/mbedtls/tee_mpi_pool.c")
 		target_compile_definitions(${TA_NAME} PRIVATE CFG_TA_MBEDTLS=1)
 	endif()
 	set_target_properties(${TA_NAME} PROPERTIES PREFIX "" SUFFIX ".elf" OUTPUT_NAME ${uuid}

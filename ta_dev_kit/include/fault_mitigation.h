@@ -61,6 +61,12 @@ enum ftmn_incr {
 		func(__VA_ARGS__, NULL);                                                           \
 	} while (0)
 #define FTMN_CALLEE_DONE(arg, res) ftmn_callee_done((arg), FTMN_FUNC_HASH(__func__), (res))
+/*
+ * The result of memcmp_func(p1, p2, nb), as the callee's result: with the
+ * mitigations, a second comparison would back it; here it is the one call
+ * (optee_os's mbedTLS uses it in its RSA verification).
+ */
+#define FTMN_CALLEE_DONE_MEMCMP(memcmp_func, p1, p2, nb) ((memcmp_func)((p1), (p2), (nb)))
 
 /* The expected step count after c0 steps of FTMN_INCR0, c1 of FTMN_INCR1, ... */
 #define FTMN_STEP_COUNT1(c0) ((c0)*FTMN_INCR0)

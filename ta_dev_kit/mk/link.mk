@@ -54,10 +54,10 @@ $(tdk-hdr-obj): $(tdk-hdr-src) $(tdk-flags-file)
 		exit 1; }
 -include $(tdk-hdr-obj:.o=.d)
 
-$(tdk-elf): $(tdk-objs) $(tdk-hdr-obj) $(libdeps) $(tdk-mbedtls-lib) $(tdk-flags-file)
+$(tdk-elf): $(tdk-objs) $(tdk-hdr-obj) $(libdeps) $(tdk-mbedtls-link) $(tdk-flags-file)
 	$(tdk-say) LD $(call tdk-show,$@)
 	$(tdk-q)$(tdk-linker) $(tdk-ldflags) $(tdk-user-ldflags) -o $@ $(tdk-objs) $(tdk-hdr-obj) \
-		$(addprefix -L,$(tdk-libdirs)) -Wl,--start-group $(tdk-libs) $(tdk-mbedtls-lib) -Wl,--end-group $(LDADD)
+		$(addprefix -L,$(tdk-libdirs)) -Wl,--start-group $(tdk-libs) $(tdk-mbedtls-link) -Wl,--end-group $(LDADD)
 	$(tdk-q)$(SHELL) $(tdk-dir)/mk/ta_check.sh '$(tdk-nm)' '$(tdk-objcopy)' '$(BINARY)' \
 		'$@' '$(tdk-runtime-syms)'
 

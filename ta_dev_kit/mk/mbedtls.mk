@@ -6,7 +6,9 @@
 # either an upstream Mbed-TLS/mbedtls 3.x tree or optee_os's lib/libmbedtls
 # (whose mbedtls/ subdirectory is one). The kit builds its library/*.c, with
 # its own configuration (MBEDTLS_CONFIG=<header> to use another) and the
-# TA's compiler, optimisation and sanitizer flags, into one libmbedtls.a,
+# TA's compiler, optimisation and sanitizer flags, into one libmbedtls.a
+# (the kit's headers come after the tree's: optee_os's bignum.c takes
+# mempool.h from OP-TEE's libutils, whose functions the TA runtime has),
 # and every TA source gets the tree's include/ and the configuration. The
 # library is built once per tree, configuration and flags, in
 # MBEDTLS_BUILD_DIR (default: .ta_dev_kit/mbedtls in the TA's O); several
@@ -21,6 +23,7 @@ MBEDTLS_BUILD_DIR ?= $(tdk-out)/.ta_dev_kit/mbedtls
 
 tdk-mbedtls-incflags :=
 tdk-mbedtls-lib :=
+tdk-mbedtls-link :=
 
 ifeq ($(CFG_TA_MBEDTLS)$(tdk-only-clean),y)
 
@@ -61,6 +64,10 @@ tdk-mbedtls-out := $(abspath $(MBEDTLS_BUILD_DIR))/$(tdk-mbedtls-key)
 tdk-mbedtls-lib := $(tdk-mbedtls-out)/libmbedtls.a
 tdk-mbedtls-objs := $(patsubst $(tdk-mbedtls-root)/library/%.c,$(tdk-mbedtls-out)/%.o,$(tdk-mbedtls-srcs))
 tdk-mbedtls-entropy := $(tdk-mbedtls-out)/swtee_tee_entropy.o
+# Linked as an object, not from the archive: its constructor gives
+# optee_os's mbedTLS its bignum pool (src/mbedtls/tee_mpi_pool.c).
+tdk-mbedtls-pool := $(tdk-mbedtls-out)/swtee_tee_mpi_pool.o
+tdk-mbedtls-link := $(tdk-mbedtls-pool) $(tdk-mbedtls-lib)
 
 # The TA's sources: the tree's headers (as system headers: the TA's
 # warnings are about its own code) and the same configuration.
@@ -73,10 +80,10 @@ $(tdk-mbedtls-out)/%.o: $(tdk-mbedtls-root)/library/%.c
 	$(tdk-say) CC "mbedtls/$*.c"
 	@mkdir -p $(@D)
 	$(tdk-q)$(tdk-cc) $(tdk-mbedtls-cflags) -I$(tdk-mbedtls-root)/include \
-		-I$(tdk-mbedtls-root)/library -MMD -MP -c $< -o $@
+		-I$(tdk-mbedtls-root)/library -I$(tdk-dir)/include -MMD -MP -c $< -o $@
 
-$(tdk-mbedtls-entropy): $(tdk-dir)/src/mbedtls/tee_entropy.c
-	$(tdk-say) CC "mbedtls entropy (TEE_GenerateRandom)"
+$(tdk-mbedtls-out)/swtee_tee_%.o: $(tdk-dir)/src/mbedtls/tee_%.c
+	$(tdk-say) CC "mbedtls $*.c (kit)"
 	@mkdir -p $(@D)
 	$(tdk-q)$(tdk-cc) $(tdk-cflags) $(tdk-instr) -D__SWTEE__=1 -D__OPTEE_CORE_API_COMPAT_1_1=0 \
 		-I$(tdk-dir)/include -MMD -MP -c $< -o $@
@@ -86,5 +93,5 @@ $(tdk-mbedtls-lib): $(tdk-mbedtls-objs) $(tdk-mbedtls-entropy)
 	$(tdk-q)rm -f $@
 	$(tdk-q)$(tdk-ar) rcs $@ $^
 
--include $(tdk-mbedtls-objs:.o=.d) $(tdk-mbedtls-entropy:.o=.d)
+-include $(tdk-mbedtls-objs:.o=.d) $(tdk-mbedtls-entropy:.o=.d) $(tdk-mbedtls-pool:.o=.d)
 endif

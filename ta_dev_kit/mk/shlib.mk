@@ -18,12 +18,12 @@ tdk-libdirs := $(foreach d,$(libdirs),$(abspath $d))
 
 all: $(tdk-shlib) $(tdk-shlib-elf) $(tdk-shlib-ta)
 
-$(tdk-shlib): $(tdk-objs) $(libdeps) $(tdk-mbedtls-lib) $(tdk-flags-file)
+$(tdk-shlib): $(tdk-objs) $(libdeps) $(tdk-mbedtls-link) $(tdk-flags-file)
 	$(tdk-say) LD $(call tdk-show,$@)
 	$(tdk-q)$(tdk-linker) -shared -fPIC -Wl,-soname,$(SHLIBUUID) -Wl,--build-id -Wl,-Bsymbolic \
 		-Wl,-z,relro -Wl,-z,now -Wl,-z,noexecstack -Wl,-Map,$(tdk-out)/$(SHLIBUUID).map \
 		$(tdk-instr) $(tdk-user-ldflags) -o $@ $(tdk-objs) $(addprefix -L,$(tdk-libdirs)) \
-		$(addprefix -l,$(libnames)) $(tdk-mbedtls-lib) $(LDADD)
+		$(addprefix -l,$(libnames)) $(tdk-mbedtls-link) $(LDADD)
 
 $(tdk-shlib-elf): $(tdk-shlib)
 	$(tdk-q)cp $< $@

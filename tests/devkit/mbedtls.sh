@@ -52,14 +52,19 @@ ta again MBEDTLS_DIR="$tree" MBEDTLS_BUILD_DIR="$cache" || { cat "$WORK/again.lo
 [ -f "$WORK/again/ta/$UUID.ta" ] || fail "again: no .ta"
 echo "ok: a second TA links the library already built"
 
-# optee_os's layout: lib/libmbedtls holds the tree in mbedtls/.
+# optee_os's layout: lib/libmbedtls holds the tree in mbedtls/, whose
+# bignum code takes its temporaries from mbedtls_mpi_mempool (and mempool.h
+# from the kit's include/), which the kit must fill.
 copy "$src" optee
 mkdir -p "$WORK/libmbedtls"
 cp -r "$tree" "$WORK/libmbedtls/mbedtls"
-ta optee MBEDTLS_DIR="$WORK/libmbedtls" || { cat "$WORK/optee.log"; fail "optee_os's layout"; }
+printf '#include <mempool.h>\nvoid *mbedtls_mpi_mempool;\n' > "$WORK/libmbedtls/mbedtls/library/bignum.c"
+ta optee MBEDTLS_DIR="$WORK/libmbedtls" CPPFLAGS=-DMBEDTLS_TA_MPI_POOL ||
+	{ cat "$WORK/optee.log"; fail "optee_os's layout"; }
 [ -n "$(find "$WORK/optee/ta/.ta_dev_kit/mbedtls" -name libmbedtls.a)" ] ||
 	fail "the default MBEDTLS_BUILD_DIR is not in the TA's out dir"
-echo "ok: optee_os's lib/libmbedtls layout, built in the TA's out dir"
+run "$WORK/optee/ta" "$WORK/run.log" "$WORK/m/host/devkit_mbedtls" pool || fail "optee_os's layout: run"
+echo "ok: optee_os's lib/libmbedtls layout, built in the TA's out dir, with its bignum pool"
 
 # The configuration reaches the library: one with a clock is refused by the tree.
 printf '#define MBEDTLS_NO_PLATFORM_ENTROPY\n#define MBEDTLS_ENTROPY_HARDWARE_ALT\n#define MBEDTLS_HAVE_TIME\n' \

@@ -91,7 +91,24 @@ static int check_version(TEEC_Session *s)
 	return 0;
 }
 
-int main(void)
+static int check_mpi_pool(TEEC_Session *s)
+{
+	TEEC_Operation op = { 0 };
+	uint32_t origin = 0;
+	TEEC_Result res;
+
+	op.paramTypes = TEEC_PARAM_TYPES(TEEC_NONE, TEEC_NONE, TEEC_NONE, TEEC_NONE);
+	res = TEEC_InvokeCommand(s, MBEDTLS_TA_CMD_MPI_POOL, &op, &origin);
+	if (res != TEEC_SUCCESS) {
+		fprintf(stderr, "MPI_POOL: 0x%x (origin %u)\n", res, origin);
+		return -1;
+	}
+	printf("ok: the tree's mbedtls_mpi_mempool has a pool\n");
+	return 0;
+}
+
+/* With the argument "pool", also checks optee_os's bignum pool. */
+int main(int argc, char **argv)
 {
 	TEEC_Context ctx;
 	TEEC_Session sess;
@@ -111,7 +128,8 @@ int main(void)
 		TEEC_FinalizeContext(&ctx);
 		return 1;
 	}
-	if (!check_sha256(&sess) && !check_entropy(&sess) && !check_version(&sess))
+	if (!check_sha256(&sess) && !check_entropy(&sess) && !check_version(&sess) &&
+	    (argc < 2 || strcmp(argv[1], "pool") || !check_mpi_pool(&sess)))
 		rc = 0;
 	TEEC_CloseSession(&sess);
 	TEEC_FinalizeContext(&ctx);

@@ -7,6 +7,30 @@
 #include <tee_internal_api.h>
 #include <mbedtls_ta.h>
 
+#if defined(MBEDTLS_TA_MPI_POOL)
+#include <mempool.h>
+
+extern void *mbedtls_mpi_mempool;
+
+static TEE_Result cmd_mpi_pool(void)
+{
+	void *p = NULL;
+
+	if (!mbedtls_mpi_mempool)
+		return TEE_ERROR_BAD_STATE;
+	p = mempool_alloc(mbedtls_mpi_mempool, 4096);
+	if (!p)
+		return TEE_ERROR_OUT_OF_MEMORY;
+	mempool_free(mbedtls_mpi_mempool, p);
+	return TEE_SUCCESS;
+}
+#else
+static TEE_Result cmd_mpi_pool(void)
+{
+	return TEE_ERROR_NOT_SUPPORTED;
+}
+#endif
+
 #if !defined(CFG_TA_MBEDTLS)
 #error "the kit did not pass CFG_TA_MBEDTLS"
 #endif
@@ -98,6 +122,8 @@ TEE_Result TA_InvokeCommandEntryPoint(void *session, uint32_t cmd, uint32_t type
 		params[0].value.a = mbedtls_version_get_number();
 		params[0].value.b = CFG_TA_MBEDTLS;
 		return TEE_SUCCESS;
+	case MBEDTLS_TA_CMD_MPI_POOL:
+		return cmd_mpi_pool();
 	default:
 		return TEE_ERROR_NOT_SUPPORTED;
 	}

@@ -394,6 +394,9 @@ static TEE_Result check_misc(bool heap_uncounted)
 	CHECK(memtag_insert_tag(&res, 3) == (void *)&res && memtag_strip_tag(&res) == (void *)&res);
 	FTMN_CALL_FUNC(res, &chk, FTMN_INCR0, counted, &calls, 7);
 	CHECK(res == 7 && calls == 1 && ftmn_return_val(&chk, 5) == 5);
+	/* As optee_os's mbedTLS compares in its RSA verification. */
+	CHECK(FTMN_CALLEE_DONE_MEMCMP(memcmp, "abc", "abc", 3) == 0);
+	CHECK(FTMN_CALLEE_DONE_MEMCMP(memcmp, "abc", "abd", 3) != 0);
 	ftmn_checkpoint(&chk, FTMN_INCR1);
 	ftmn_expect_state(&chk, FTMN_STEP_COUNT1(1), 0);
 	CHECK(tee_invoke_supp_plugin(&plugin, 1, 2, NULL, 0, &outlen) == TEE_ERROR_ITEM_NOT_FOUND);

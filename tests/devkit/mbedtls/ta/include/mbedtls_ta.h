@@ -13,5 +13,9 @@
 #define MBEDTLS_TA_CMD_ENTROPY 1
 /* [out] value: a = mbedtls_version_get_number(), b = 1 if CFG_TA_MBEDTLS was set. */
 #define MBEDTLS_TA_CMD_VERSION 2
+/* Built with -DMBEDTLS_TA_MPI_POOL against a tree that defines optee_os's
+ * mbedtls_mpi_mempool: TEE_SUCCESS if the kit gave it a pool that serves an
+ * allocation; TEE_ERROR_NOT_SUPPORTED otherwise. */
+#define MBEDTLS_TA_CMD_MPI_POOL 3
 
 #endif
