@@ -1,24 +1,49 @@
 #!/bin/sh
 # A QEMU guest with the fTPM as its TPM, under software emulation (TCG):
-# Debian's stock kernel (linux-image-amd64) boots a small initramfs built
-# here from busybox-static and tpm2-tools' binaries and libraries, with
-# swtee-tpm --vm as QEMU's tpm-emulator backend. Checked in the guest: both
-# device nodes, tpm2_createprimary -C o and -C n through the kernel's
-# resource manager (/dev/tpmrm0), a persistent key made at the first boot
-# found at a second boot and after the TEE restarts; and PCR 0 (SeaBIOS'
-# measurements) equal to swtpm's for the same boot. Not in `make test`:
-# `make test-vm` (needs qemu-system-x86, busybox-static, linux-image-amd64).
+# Debian's stock kernel (linux-image-amd64) boots through SeaBIOS a small
+# initramfs built here from busybox-static and tpm2-tools' binary and
+# libraries, with swtee-tpm --vm as QEMU's tpm-emulator backend. Checked in
+# the guest: both device nodes; tpm2_createprimary -C o and -C n through the
+# kernel's resource manager (/dev/tpmrm0); a persistent key made at the first
+# boot; PCRs kept across S3 (TPM2_Shutdown(STATE), QEMU's reset sequence,
+# SeaBIOS' TPM2_Startup(STATE)); the key found after a reboot in the same
+# QEMU and after the TEE restarts; another process's CMD_INIT never served;
+# and PCR 0 (SeaBIOS' measurements) equal to swtpm's for the same boot. Not
+# in `make test`: `make test-vm` (qemu-system-x86, busybox-static,
+# linux-image-amd64, cpio).
 # usage: vm_qemu.sh BUILD_DIR
 set -eu
 self=$(cd "$(dirname "$0")" && pwd)/$(basename "$0")
-# One boot (run by the script itself inside `swtee run`): QEMU with the TPM
-# on control socket $2, kernel argument tpmtest=$3, the console in $4.
+# One QEMU run (by the script itself inside `swtee run`): the TPM on control
+# socket $2, the console in $3, more kernel arguments in $4. The guest wakes from S3 by QMP's
+# system_wakeup, sent here once it says it suspends.
 if [ "$1" = --boot ]; then
-	exec timeout 300 qemu-system-x86_64 -machine pc -accel tcg -m 384 -nographic \
-		-no-reboot -monitor none -kernel "$VMQ_KERNEL" -initrd "$VMQ_INITRD" \
-		-append "console=ttyS0 panic=-1 quiet tpmtest=$3" \
+	qmp=$3.qmp
+	timeout 300 qemu-system-x86_64 -machine pc -accel tcg -m 384 -nographic \
+		-monitor none -qmp unix:"$qmp",server=on,wait=off -kernel "$VMQ_KERNEL" \
+		-initrd "$VMQ_INITRD" -append "console=ttyS0 panic=-1 quiet ${4:-}" \
 		-chardev socket,id=chrtpm,path="$2" -tpmdev emulator,id=tpm0,chardev=chrtpm \
-		-device tpm-tis,tpmdev=tpm0 </dev/null >"$4" 2>&1
+		-device tpm-tis,tpmdev=tpm0 </dev/null >"$3" 2>&1 &
+	qemu=$!
+	python3 -c '
+import socket, sys, time
+log, qmp = sys.argv[1:]
+while b"GUEST: suspending" not in open(log, "rb").read():
+    time.sleep(0.2)
+time.sleep(2)
+s = socket.socket(socket.AF_UNIX)
+s.connect(qmp)
+s.recv(4096)
+s.sendall(b"{\"execute\": \"qmp_capabilities\"}\n")
+s.recv(4096)
+s.sendall(b"{\"execute\": \"system_wakeup\"}\n")
+s.recv(4096)
+' "$3" "$qmp" &
+	waker=$!
+	rc=0
+	wait $qemu || rc=$?
+	kill $waker 2>/dev/null || true
+	exit $rc
 fi
 build=$(cd "$1" && pwd)
 swtee=$build/bin/swtee
@@ -39,7 +64,7 @@ root=$work/root
 mkdir -p "$root/bin" "$root/dev" "$root/proc" "$root/sys" "$root/tmp"
 cp /bin/busybox "$root/bin/busybox"
 cp "$(command -v tpm2)" "$root/bin/tpm2"
-for t in createprimary evictcontrol pcrread readpublic getcap; do
+for t in createprimary evictcontrol pcrread pcrextend readpublic getcap; do
 	ln -s tpm2 "$root/bin/tpm2_$t"
 done
 tcti=$(ldconfig -p | awk '/libtss2-tcti-device.so.0 / { print $NF; exit }')
@@ -59,18 +84,29 @@ mount -t proc proc /proc
 mount -t sysfs sys /sys
 mount -t devtmpfs dev /dev
 export PATH=/bin TPM2TOOLS_TCTI=device:/dev/tpmrm0
-mode=$(sed -n 's/.*tpmtest=\([a-z]*\).*/\1/p' /proc/cmdline)
 for d in tpm0 tpmrm0; do [ -c /dev/$d ] && echo "GUEST: /dev/$d"; done
 tpm2_pcrread sha256:0 | sed -n 's/^ *0 *: */GUEST: pcr0 /p'
+grep -q pcr0only /proc/cmdline && poweroff -f
 tpm2_createprimary -C o -G ecc256 -c /tmp/o.ctx >/dev/null && echo "GUEST: owner primary"
 tpm2_createprimary -C n -G ecc256 -c /tmp/n.ctx >/dev/null && echo "GUEST: null primary"
-if [ "$mode" = make ]; then
-	tpm2_evictcontrol -C o -c /tmp/o.ctx 0x81000005 >/dev/null && echo "GUEST: persisted"
-else
-	tpm2_readpublic -c 0x81000005 >/dev/null && echo "GUEST: persistent key"
+# The first boot of a TPM makes the key, suspends (S3) and reboots; a later
+# one finds the key and powers off.
+if tpm2_readpublic -c 0x81000005 >/dev/null 2>&1; then
+	echo "GUEST: persistent key"
+	echo "GUEST: done"
+	poweroff -f
 fi
-echo "GUEST: done"
-poweroff -f
+tpm2_evictcontrol -C o -c /tmp/o.ctx 0x81000005 >/dev/null && echo "GUEST: persisted"
+tpm2_pcrextend 12:sha256=0000000000000000000000000000000000000000000000000000000000000001
+before=$(tpm2_pcrread sha256:0,12 | tr -d ' \n')
+n=$(cat /sys/power/suspend_stats/success)
+echo "GUEST: suspending"
+echo mem >/sys/power/state || echo "GUEST: no S3"
+[ "$(cat /sys/power/suspend_stats/success)" -gt "$n" ] && echo "GUEST: resumed from S3"
+after=$(tpm2_pcrread sha256:0,12 | tr -d ' \n')
+[ "$before" = "$after" ] && echo "GUEST: PCRs kept across S3"
+echo "GUEST: rebooting"
+reboot -f
 EOF
 chmod +x "$root/init"
 (cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) >"$work/initrd.gz"
@@ -89,15 +125,18 @@ expect() { # LOG LINE...
 export VMQ_KERNEL="$kernel" VMQ_INITRD="$work/initrd.gz"
 sock=$work/vm.sock
 start=$(date +%s)
-# Two boots of one VM in one TEE, then a third after the TEE restarts.
-# During the second, another process sends CMD_INIT on the VM socket again
-# and again: were it served, the guest's TPM would be reset under it.
+# One VM in one TEE: a first boot, S3 and its resume, a reboot in the same
+# QEMU (its reset sequence on the live connection) and a second boot; then a
+# third boot after the TEE restarts. All the while another process sends
+# CMD_INIT on the VM socket again and again: were it served, the guest's TPM
+# would be reset under it (once QEMU has gone, the next peer gets the TPM).
 "$swtee" run --state "$work/tee" --tpm=vm:"$sock" -- sh -c '
-	"$0" --boot "$1" make "$2/boot1.log" || exit 1
-	python3 -c "$3" "$1" &
+	python3 -c "$3" "$1" "$2/run1.log" &
 	intruder=$!
-	"$0" --boot "$1" check "$2/boot2.log" || { kill $intruder; exit 1; }
+	rc=0
+	"$0" --boot "$1" "$2/run1.log" || rc=1
 	kill $intruder
+	exit $rc
 ' "$self" "$sock" "$work" '
 import socket, struct, sys, time
 time.sleep(3)  # QEMU connects first, at its start
@@ -107,17 +146,18 @@ while True:
         s.settimeout(2)
         s.connect(sys.argv[1])
         s.sendall(struct.pack(">II", 2, 0))
-        if s.recv(4):
+        # Answered once QEMU has gone (after the guest said done) is right.
+        if s.recv(4) and b"GUEST: done" not in open(sys.argv[2], "rb").read():
             print("GUEST: an intruder was answered", flush=True)
         s.close()
     except OSError:
         pass
     time.sleep(0.2)
 ' >"$work/intruder.log"
-"$swtee" run --state "$work/tee" --tpm=vm:"$sock" -- "$self" --boot "$sock" check "$work/boot3.log"
-expect "$work/boot1.log" /dev/tpm0 /dev/tpmrm0 "owner primary" "null primary" persisted done
-expect "$work/boot2.log" /dev/tpm0 "owner primary" "null primary" "persistent key" done
-expect "$work/boot3.log" /dev/tpm0 "owner primary" "persistent key" done
+"$swtee" run --state "$work/tee" --tpm=vm:"$sock" -- "$self" --boot "$sock" "$work/run2.log"
+expect "$work/run1.log" /dev/tpm0 /dev/tpmrm0 "owner primary" "null primary" persisted \
+	"resumed from S3" "PCRs kept across S3" rebooting "persistent key" done
+expect "$work/run2.log" /dev/tpm0 "owner primary" "null primary" "persistent key" done
 if grep -q GUEST "$work/intruder.log"; then
 	echo "FAIL: another process's CMD_INIT on the VM socket was answered" >&2
 	exit 1
@@ -134,14 +174,14 @@ while [ ! -S "$work/swtpm.sock" ]; do
 	[ $i -lt 200 ] || { echo "FAIL: swtpm did not start" >&2; kill $spid; exit 1; }
 	sleep 0.05
 done
-"$self" --boot "$work/swtpm.sock" make "$work/swtpm.log" || true
+"$self" --boot "$work/swtpm.sock" "$work/swtpm.log" pcr0only || true
 kill $spid 2>/dev/null || true
 wait $spid 2>/dev/null || true
 expect "$work/swtpm.log" "pcr0"
-ours=$(sed -n 's/.*GUEST: pcr0 //p' "$work/boot1.log" | tr -d '\r')
-theirs=$(sed -n 's/.*GUEST: pcr0 //p' "$work/swtpm.log" | tr -d '\r')
+ours=$(sed -n 's/.*GUEST: pcr0 //p' "$work/run1.log" | head -n 1 | tr -d '\r')
+theirs=$(sed -n 's/.*GUEST: pcr0 //p' "$work/swtpm.log" | head -n 1 | tr -d '\r')
 if [ -z "$ours" ] || [ "$ours" != "$theirs" ]; then
 	echo "FAIL: PCR 0 is '$ours' on the fTPM, '$theirs' on swtpm" >&2
 	exit 1
 fi
-echo "ok: 4 boots in $(($(date +%s) - start)) s; PCR 0 $ours on both"
+echo "ok: 4 boots (3 QEMU runs) in $(($(date +%s) - start)) s; PCR 0 $ours on both"
