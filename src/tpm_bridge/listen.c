@@ -157,11 +157,8 @@ int listen_open(struct endpoint *e, const struct listen_policy *p)
 	else if (strchr(e->addr, '/'))
 		path = e->addr;
 	if (e->kind == LISTEN_VM) {
-		/* One socket, QEMU's chardev; the data channel comes through it. */
-		if (!path) {
-			log_error("%s: a VM endpoint is a Unix socket path (unix:PATH)", e->addr);
-			goto out;
-		}
+		/* One socket, a path (never TCP): QEMU's chardev, which passes the data channel. */
+		path = path ? path : e->addr;
 		e->fd[0] = listen_unix(path, p);
 		e->unix_path[0] = e->fd[0] >= 0 ? strdup(path) : NULL;
 		if (!e->unix_path[0])
