@@ -577,6 +577,23 @@ static bool vm_bound(const struct endpoint *ep)
 	return false;
 }
 
+/* Logs a refused second peer: one line a second at most, with the count of the others. */
+static void vm_refused(const struct endpoint *ep, uint64_t now)
+{
+	static uint64_t last;
+	static unsigned int more;
+
+	if (last && now - last < 1000) {
+		more++;
+		return;
+	}
+	log_info("VM: a second peer on %s refused: the TPM is the connected VM's (%u more "
+		 "since the last such line)",
+		 ep->unix_path[0], more);
+	last = now;
+	more = 0;
+}
+
 /* Takes one waiting peer; -1 when none waits. */
 static int accept_one(struct endpoint *ep, int which, uint64_t now)
 {
@@ -589,8 +606,7 @@ static int accept_one(struct endpoint *ep, int which, uint64_t now)
 		return -1;
 	if (ep->kind == LISTEN_VM && vm_bound(ep)) {
 		/* Closed unread: another process must not reset or drive the VM's TPM. */
-		log_info("VM: a second peer on %s refused: the TPM is the connected VM's",
-			 ep->unix_path[0]);
+		vm_refused(ep, now);
 		close(fd);
 		return 0;
 	}
