@@ -21,8 +21,9 @@
 # libmbedtls.a with the kit's configuration (or the header MBEDTLS_CONFIG
 # names), its headers on the TA's include path, linked into the TA.
 
-# swtee_ta_mbedtls(<ta> <out-var>): the libmbedtls target of MBEDTLS_DIR.
-function(swtee_ta_mbedtls ta out)
+# swtee_ta_mbedtls(<ta> <out-var> <config-var>): the libmbedtls target of
+# MBEDTLS_DIR, and the configuration header it is built with.
+function(swtee_ta_mbedtls ta out out_config)
 	set(dir "${MBEDTLS_DIR}")
 	if(NOT dir)
 		set(dir "$ENV{MBEDTLS_DIR}")
@@ -75,6 +76,7 @@ function(swtee_ta_mbedtls ta out)
 			"${SWTEE_TA_DEV_KIT_DIR}/include")
 	endif()
 	set(${out} ${lib} PARENT_SCOPE)
+	set(${out_config} "${config}" PARENT_SCOPE)
 endfunction()
 
 function(swtee_add_ta)
@@ -134,8 +136,9 @@ function(swtee_add_ta)
 	target_link_options(${TA_NAME} PRIVATE ${instr} -Wl,--build-id -Wl,-z,now
 		-Wl,-Bsymbolic -Wl,--exclude-libs,ALL)
 	target_link_libraries(${TA_NAME} PRIVATE ${TA_LIBS})
+	set(mbedtls_config "")
 	if(TA_MBEDTLS OR CFG_TA_MBEDTLS)
-		swtee_ta_mbedtls(${TA_NAME} mbedtls)
+		swtee_ta_mbedtls(${TA_NAME} mbedtls mbedtls_config)
 		target_link_libraries(${TA_NAME} PRIVATE ${mbedtls})
 		# Its constructor gives optee_os's mbedTLS its bignum pool.
 		target_sources(${TA_NAME} PRIVATE "${SWTEE_TA_DEV_KIT_DIR}/src/mbedtls/tee_mpi_pool.c")
@@ -147,7 +150,7 @@ function(swtee_add_ta)
 	add_custom_command(TARGET ${TA_NAME} POST_BUILD
 		COMMAND sh "${SWTEE_TA_DEV_KIT_DIR}/mk/ta_check.sh" "${CMAKE_NM}" "${CMAKE_OBJCOPY}"
 			${uuid} $<TARGET_FILE:${TA_NAME}>
-			"${SWTEE_TA_DEV_KIT_DIR}/lib/ta_runtime.syms"
+			"${SWTEE_TA_DEV_KIT_DIR}/lib/ta_runtime.syms" "${mbedtls_config}"
 		COMMAND "${SWTEE_EXECUTABLE}" sign --key "${TA_SIGN_KEY}" --uuid ${uuid}
 			--in $<TARGET_FILE:${TA_NAME}> --out "${TA_OUTPUT_DIRECTORY}/${uuid}.ta"
 		COMMENT "Checking and signing TA ${uuid}"

@@ -59,7 +59,7 @@ $(tdk-elf): $(tdk-objs) $(tdk-hdr-obj) $(libdeps) $(tdk-mbedtls-link) $(tdk-flag
 	$(tdk-q)$(tdk-linker) $(tdk-ldflags) $(tdk-user-ldflags) -o $@ $(tdk-objs) $(tdk-hdr-obj) \
 		$(addprefix -L,$(tdk-libdirs)) -Wl,--start-group $(tdk-libs) $(tdk-mbedtls-link) -Wl,--end-group $(LDADD)
 	$(tdk-q)$(SHELL) $(tdk-dir)/mk/ta_check.sh '$(tdk-nm)' '$(tdk-objcopy)' '$(BINARY)' \
-		'$@' '$(tdk-runtime-syms)'
+		'$@' '$(tdk-runtime-syms)' '$(tdk-mbedtls-config)'
 
 $(tdk-ta): $(tdk-elf) $(wildcard $(TA_SIGN_KEY)) $(TA_SUBKEY_DEPS)
 	$(call tdk-sign,$(BINARY))

@@ -1,9 +1,11 @@
 #!/bin/sh
 # Checks a linked TA before it is signed; part of the TA developer kit.
-#   ta_check.sh NM OBJCOPY BINARY ELF RUNTIME_SYMS
+#   ta_check.sh NM OBJCOPY BINARY ELF RUNTIME_SYMS [MBEDTLS_CONFIG]
 # Fails when an entry point is missing or when the UUID in the TA's header
-# (TA_UUID of user_ta_header_defines.h) is not BINARY; warns about GP
-# functions the TA calls that this swtee's TA runtime does not provide.
+# (TA_UUID of user_ta_header_defines.h) is not BINARY, or, for a TA linked
+# with the kit's mbedTLS (MBEDTLS_CONFIG given), when it calls mbedTLS
+# functions that configuration leaves out; warns about GP functions the TA
+# calls that this swtee's TA runtime does not provide.
 set -u
 
 nm=$1
@@ -11,6 +13,7 @@ objcopy=$2
 binary=$3
 elf=$4
 syms=$5
+mbedtls_config=${6:-}
 name=$(basename "$elf")
 
 fail() {
@@ -53,6 +56,18 @@ if [ "$uuid" != "$want" ]; then
 	fail "BINARY is $binary but TA_UUID in user_ta_header_defines.h is $uuid;" \
 		"they must name the same TA (the image is named and signed by BINARY," \
 		"and swtee refuses a TA whose header says otherwise)"
+fi
+
+if [ -n "$mbedtls_config" ]; then
+	# Weak references (the kit's own to optee_os's mbedtls_mpi_mempool) may stay unresolved.
+	# shellcheck disable=SC2046,SC2086 # one name a line, joined by spaces
+	left=$(echo $("$nm" -D --undefined-only --format=posix "$elf" 2>/dev/null |
+		awk '$2 == "U" { print $1 }' | sed 's/@.*//' | grep -E '^(mbedtls_|psa_)'))
+	if [ -n "$left" ]; then
+		fail "it calls mbedTLS functions that are not in the library the kit built:" \
+			"$left; the modules that define them are not enabled in $mbedtls_config" \
+			"(name a configuration that has them with MBEDTLS_CONFIG=<header>)"
+	fi
 fi
 
 if [ -r "$syms" ]; then

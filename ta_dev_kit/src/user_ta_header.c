@@ -10,6 +10,9 @@
 
 #include <tee_internal_api.h>
 #include <user_ta_header.h>
+/* As in OP-TEE, a TA's defines may use util.h's macros (TO_STR in
+ * TA_VERSION, as optee_os's ta/pkcs11 has). */
+#include <util.h>
 #include <user_ta_header_defines.h>
 
 #ifndef TA_UUID

@@ -73,6 +73,8 @@ refused clock "a TA's configuration has no file, network or clock parts" \
 	MBEDTLS_DIR="$tree" MBEDTLS_CONFIG="$WORK/clock.h"
 
 # Refusals.
+refused absent "calls mbedTLS functions that are not in the library the kit built: mbedtls_absent_function;" \
+	MBEDTLS_DIR="$tree" CPPFLAGS=-DMBEDTLS_TA_CALL_ABSENT
 refused no_tree "set MBEDTLS_DIR=<tree>"
 refused not_a_tree "is not an mbedTLS 3.x source tree" MBEDTLS_DIR="$WORK/m/ta"
 mkdir -p "$WORK/tree-v2/include/mbedtls" "$WORK/tree-v2/library"
@@ -84,13 +86,24 @@ refused v4 "the kit builds mbedTLS 3.x" MBEDTLS_DIR="$WORK/tree-v4"
 
 # CMake: swtee_add_ta(... MBEDTLS).
 cmake_try() {
-	env -u MBEDTLS_DIR cmake -S "$WORK/m" -B "$WORK/$1" -Dswtee_DIR="$SWTEE_BUILD/lib/cmake/swtee" "$2" > "$WORK/$1.log" 2>&1
+	d=$1
+	shift
+	env -u MBEDTLS_DIR cmake -S "$WORK/m" -B "$WORK/$d" -Dswtee_DIR="$SWTEE_BUILD/lib/cmake/swtee" "$@" \
+		> "$WORK/$d.log" 2>&1
 }
 cmake_try cmake "-DMBEDTLS_DIR=$tree" || { cat "$WORK/cmake.log"; fail "CMake: configure"; }
 cmake --build "$WORK/cmake" >> "$WORK/cmake.log" 2>&1 || { cat "$WORK/cmake.log"; fail "CMake: build"; }
 [ -n "$(find "$WORK/cmake" -name libmbedtls.a)" ] || fail "CMake: no libmbedtls.a"
 run "$WORK/cmake" "$WORK/run.log" "$WORK/cmake/devkit_mbedtls" || fail "the mbedTLS TA (CMake)"
 echo "ok: CMake: swtee_add_ta(... MBEDTLS) links the tree and runs"
+cmake_try cmake-absent "-DMBEDTLS_DIR=$tree" -DCMAKE_C_FLAGS=-DMBEDTLS_TA_CALL_ABSENT ||
+	{ cat "$WORK/cmake-absent.log"; fail "CMake: configure (absent)"; }
+if cmake --build "$WORK/cmake-absent" >> "$WORK/cmake-absent.log" 2>&1; then
+	fail "CMake: a TA calling a function the library lacks was signed"
+fi
+grep -q "calls mbedTLS functions that are not in the library the kit built: mbedtls_absent_function;" \
+	"$WORK/cmake-absent.log" || { cat "$WORK/cmake-absent.log"; fail "CMake: absent: message"; }
+echo "ok: CMake: a TA calling an mbedTLS function the library lacks is refused"
 if cmake_try cmake-none "-UMBEDTLS_DIR"; then
 	cat "$WORK/cmake-none.log"
 	fail "CMake: MBEDTLS without MBEDTLS_DIR configured"

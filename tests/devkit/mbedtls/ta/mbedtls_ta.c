@@ -35,8 +35,17 @@ static TEE_Result cmd_mpi_pool(void)
 #error "the kit did not pass CFG_TA_MBEDTLS"
 #endif
 
+#if defined(MBEDTLS_TA_CALL_ABSENT)
+/* A function of mbedTLS's names that the library does not have. */
+int mbedtls_absent_function(void);
+#endif
+
 TEE_Result TA_CreateEntryPoint(void)
 {
+#if defined(MBEDTLS_TA_CALL_ABSENT)
+	if (mbedtls_absent_function())
+		return TEE_ERROR_GENERIC;
+#endif
 	return TEE_SUCCESS;
 }
 
