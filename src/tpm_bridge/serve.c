@@ -364,10 +364,8 @@ static uint32_t ctrl_other(struct conn *c, const struct frame *f)
 		return tpm_hash_data(f->data, f->len) ? PTM_FAIL : PTM_SUCCESS;
 	case SWTPM_HASH_END:
 		return tpm_hash_end() ? PTM_FAIL : PTM_SUCCESS;
-	case SWTPM_CANCEL_TPM_CMD:
-		/* Each command runs whole before the next request is read: none is in flight. */
-		return PTM_SUCCESS;
-	case SWTPM_LOCK_STORAGE:
+	case SWTPM_CANCEL_TPM_CMD: /* each command runs whole before the next is read */
+	case SWTPM_LOCK_STORAGE:   /* no state file to lock: the TEE keeps it */
 		return PTM_SUCCESS;
 	case SWTPM_SET_DATAFD:
 		if (c->proto == FRAME_VM_CTRL)
