@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "compiler.h"
+#include "must_check.h"
 
 #define ELF_DYN_NAME_MAX 256
 /* The most DT_NEEDED entries an object may have; more is refused as malformed. */

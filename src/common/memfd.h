@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 
-#include "compiler.h"
+#include "must_check.h"
 
 /*
  * A close-on-exec memfd of size bytes, sealed against shrinking, growing and

@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "compiler.h"
+#include "must_check.h"
 #include "proto.h"
 
 struct msg_fds {

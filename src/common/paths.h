@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 
-#include "compiler.h"
+#include "must_check.h"
 
 #define SWTEE_PATH_MAX 4096
 

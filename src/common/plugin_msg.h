@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "compiler.h"
+#include "must_check.h"
 #include "uuid.h"
 
 struct plugin_msg_invoke {

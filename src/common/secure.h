@@ -5,7 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "compiler.h"
+#include "must_check.h"
 
 /* Overwrites n bytes at p with zeros; never optimised away. p may be NULL. */
 void secure_wipe(void *p, size_t n);

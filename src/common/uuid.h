@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "compiler.h"
+#include "must_check.h"
 
 struct swtee_uuid {
 	uint8_t b[16];

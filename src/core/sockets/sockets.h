@@ -15,8 +15,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "compiler.h"
 #include "buf.h"
+#include "must_check.h"
 #include "proto.h"
 #include "uuid.h"
 

@@ -30,8 +30,8 @@
 #include <openssl/evp.h>
 #include <tee_api_defines.h>
 
-#include "compiler.h"
 #include "buf.h"
+#include "must_check.h"
 #include "proto.h"
 #include "uuid.h"
 
