@@ -52,6 +52,22 @@ ta again MBEDTLS_DIR="$tree" MBEDTLS_BUILD_DIR="$cache" || { cat "$WORK/again.lo
 [ -f "$WORK/again/ta/$UUID.ta" ] || fail "again: no .ta"
 echo "ok: a second TA links the library already built"
 
+# A TA shared library links it too, and exports none of it.
+mkdir -p "$WORK/shlib"
+printf 'SHLIBNAME = libsha\nSHLIBUUID = 11111111-2222-4333-8444-555555555555\ninclude $(TA_DEV_KIT_DIR)/mk/ta_dev_kit.mk\n' \
+	> "$WORK/shlib/Makefile"
+echo 'srcs-y += s.c' > "$WORK/shlib/sub.mk"
+cat > "$WORK/shlib/s.c" <<C
+#include <mbedtls/sha256.h>
+int sha_abc(unsigned char *out);
+int sha_abc(unsigned char *out) { return mbedtls_sha256((const unsigned char *)"abc", 3, out, 0); }
+C
+env -u MBEDTLS_DIR make -C "$WORK/shlib" TA_DEV_KIT_DIR="$KIT" CFG_TA_MBEDTLS=y MBEDTLS_DIR="$tree" \
+	> "$WORK/shlib.log" 2>&1 || { cat "$WORK/shlib.log"; fail "the TA shared library"; }
+nm "$WORK/shlib/libsha.so" | grep -q ' t mbedtls_sha256$' || fail "the TA library exports mbedtls_sha256"
+nm "$WORK/shlib/libsha.so" | grep -q ' T sha_abc$' || fail "the TA library does not export its own function"
+echo "ok: a TA shared library links the tree and exports only its own functions"
+
 # optee_os's layout: lib/libmbedtls holds the tree in mbedtls/, whose
 # bignum code takes its temporaries from mbedtls_mpi_mempool (and mempool.h
 # from the kit's include/), which the kit must fill.
