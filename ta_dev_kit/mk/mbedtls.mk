@@ -11,8 +11,8 @@
 # mempool.h from OP-TEE's libutils, whose functions the TA runtime has),
 # and every TA source gets the tree's include/ and the configuration. The
 # library is built once per tree, configuration and flags, in
-# MBEDTLS_BUILD_DIR (default: .ta_dev_kit/mbedtls in the TA's O); several
-# TAs may share one MBEDTLS_BUILD_DIR, if they are not built at once.
+# MBEDTLS_BUILD_DIR (default: .ta_dev_kit/mbedtls in the TA's O); TAs that
+# share one MBEDTLS_BUILD_DIR build it once, even when built at once.
 #
 # Entropy comes from TEE_GenerateRandom (src/mbedtls/tee_entropy.c, built
 # into the library as mbedtls_hardware_poll()).
@@ -62,8 +62,6 @@ tdk-mbedtls-key := $(shell { printf '%s\n' '$(tdk-cc)' '$(tdk-mbedtls-root)' \
 	sha256sum | cut -c1-16)
 tdk-mbedtls-out := $(abspath $(MBEDTLS_BUILD_DIR))/$(tdk-mbedtls-key)
 tdk-mbedtls-lib := $(tdk-mbedtls-out)/libmbedtls.a
-tdk-mbedtls-objs := $(patsubst $(tdk-mbedtls-root)/library/%.c,$(tdk-mbedtls-out)/%.o,$(tdk-mbedtls-srcs))
-tdk-mbedtls-entropy := $(tdk-mbedtls-out)/swtee_tee_entropy.o
 # Linked as an object, not from the archive: its constructor gives
 # optee_os's mbedTLS its bignum pool (src/mbedtls/tee_mpi_pool.c).
 tdk-mbedtls-pool := $(tdk-mbedtls-out)/swtee_tee_mpi_pool.o
@@ -76,22 +74,25 @@ tdk-cppflags += $(tdk-mbedtls-cppflags)
 # A TA that names the library itself (libnames += mbedtls) gets this one.
 libnames := $(filter-out mbedtls,$(libnames))
 
-$(tdk-mbedtls-out)/%.o: $(tdk-mbedtls-root)/library/%.c
-	$(tdk-say) CC "mbedtls/$*.c"
-	@mkdir -p $(@D)
-	$(tdk-q)$(tdk-cc) $(tdk-mbedtls-cflags) -I$(tdk-mbedtls-root)/include \
-		-I$(tdk-mbedtls-root)/library -I$(tdk-dir)/include -MMD -MP -c $< -o $@
-
-$(tdk-mbedtls-out)/swtee_tee_%.o: $(tdk-dir)/src/mbedtls/tee_%.c
-	$(tdk-say) CC "mbedtls $*.c (kit)"
-	@mkdir -p $(@D)
-	$(tdk-q)$(tdk-cc) $(tdk-cflags) $(tdk-instr) -D__SWTEE__=1 -D__OPTEE_CORE_API_COMPAT_1_1=0 \
-		-I$(tdk-dir)/include -MMD -MP -c $< -o $@
-
-$(tdk-mbedtls-lib): $(tdk-mbedtls-objs) $(tdk-mbedtls-entropy)
-	$(tdk-say) AR $(call tdk-show,$@)
-	$(tdk-q)rm -f $@
-	$(tdk-q)$(tdk-ar) rcs $@ $^
-
--include $(tdk-mbedtls-objs:.o=.d) $(tdk-mbedtls-entropy:.o=.d) $(tdk-mbedtls-pool:.o=.d)
+# The library is made by mk/mbedtls_lib.mk, under a lock on its directory:
+# TAs built at once that share a MBEDTLS_BUILD_DIR (optee_test's top-level
+# make builds its TAs in parallel) build it once, the others wait. The
+# sub-make runs every time and leaves the archive alone when it is up to
+# date, so the TA is relinked only when the library changed.
+tdk-mbedtls-lock := $(if $(shell command -v flock),flock '$(tdk-mbedtls-out).lock')
+$(tdk-mbedtls-lib): export TDK_MB_ROOT := $(tdk-mbedtls-root)
+$(tdk-mbedtls-lib): export TDK_MB_OUT := $(tdk-mbedtls-out)
+$(tdk-mbedtls-lib): export TDK_MB_KIT := $(tdk-dir)
+$(tdk-mbedtls-lib): export TDK_MB_CC := $(tdk-cc)
+$(tdk-mbedtls-lib): export TDK_MB_AR := $(tdk-ar)
+$(tdk-mbedtls-lib): export TDK_MB_CFLAGS := $(tdk-mbedtls-cflags)
+$(tdk-mbedtls-lib): export TDK_MB_KIT_CFLAGS := $(tdk-cflags) $(tdk-instr) -D__SWTEE__=1 \
+	-D__OPTEE_CORE_API_COMPAT_1_1=0
+$(tdk-mbedtls-lib): export TDK_MB_V := $(V)
+$(tdk-mbedtls-lib): tdk-mbedtls-always
+	@mkdir -p '$(tdk-mbedtls-out)'
+	$(tdk-q)$(tdk-mbedtls-lock) $(MAKE) $(if $(filter 1,$(V)),,-s) --no-print-directory \
+		-f '$(tdk-dir)/mk/mbedtls_lib.mk'
+$(tdk-mbedtls-pool): $(tdk-mbedtls-lib) ;
+.PHONY: tdk-mbedtls-always
 endif

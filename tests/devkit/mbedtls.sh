@@ -52,6 +52,21 @@ ta again MBEDTLS_DIR="$tree" MBEDTLS_BUILD_DIR="$cache" || { cat "$WORK/again.lo
 [ -f "$WORK/again/ta/$UUID.ta" ] || fail "again: no .ta"
 echo "ok: a second TA links the library already built"
 
+# TAs built at once with one MBEDTLS_BUILD_DIR (as optee_test's parallel
+# top-level make builds them) build the library once between them.
+copy "$src" par1
+copy "$src" par2
+ta par1 MBEDTLS_DIR="$tree" MBEDTLS_BUILD_DIR="$WORK/shared" &
+p1=$!
+ta par2 MBEDTLS_DIR="$tree" MBEDTLS_BUILD_DIR="$WORK/shared" &
+p2=$!
+wait $p1 || { cat "$WORK/par1.log"; fail "par1"; }
+wait $p2 || { cat "$WORK/par2.log"; fail "par2"; }
+[ "$(cat "$WORK/par1.log" "$WORK/par2.log" | grep -c 'CC      mbedtls/sha256.c')" = 1 ] ||
+	{ cat "$WORK/par1.log" "$WORK/par2.log"; fail "two TAs built at once built the tree twice"; }
+[ -f "$WORK/par1/ta/$UUID.ta" ] && [ -f "$WORK/par2/ta/$UUID.ta" ] || fail "par: no .ta"
+echo "ok: two TAs built at once share one build of the tree"
+
 # A TA shared library links it too, and exports none of it.
 mkdir -p "$WORK/shlib"
 printf 'SHLIBNAME = libsha\nSHLIBUUID = 11111111-2222-4333-8444-555555555555\ninclude $(TA_DEV_KIT_DIR)/mk/ta_dev_kit.mk\n' \
