@@ -60,9 +60,9 @@ fi
 
 if [ -n "$mbedtls_config" ]; then
 	# Weak references (the kit's own to optee_os's mbedtls_mpi_mempool) may stay unresolved.
-	# shellcheck disable=SC2046,SC2086 # one name a line, joined by spaces
-	left=$(echo $("$nm" -D --undefined-only --format=posix "$elf" 2>/dev/null |
-		awk '$2 == "U" { print $1 }' | sed 's/@.*//' | grep -E '^(mbedtls_|psa_)'))
+	left=$("$nm" -D --undefined-only --format=posix "$elf" 2>/dev/null |
+		awk '$2 == "U" { print $1 }' | sed 's/@.*//' | grep -E '^(mbedtls_|psa_)' |
+		tr '\n' ' ' | sed 's/ $//')
 	if [ -n "$left" ]; then
 		fail "it calls mbedTLS functions that are not in the library the kit built:" \
 			"$left; the modules that define them are not enabled in $mbedtls_config" \

@@ -64,11 +64,14 @@ wait $p1 || { cat "$WORK/par1.log"; fail "par1"; }
 wait $p2 || { cat "$WORK/par2.log"; fail "par2"; }
 [ "$(cat "$WORK/par1.log" "$WORK/par2.log" | grep -c 'CC      mbedtls/sha256.c')" = 1 ] ||
 	{ cat "$WORK/par1.log" "$WORK/par2.log"; fail "two TAs built at once built the tree twice"; }
-[ -f "$WORK/par1/ta/$UUID.ta" ] && [ -f "$WORK/par2/ta/$UUID.ta" ] || fail "par: no .ta"
+for p in par1 par2; do
+	[ -f "$WORK/$p/ta/$UUID.ta" ] || fail "$p: no .ta"
+done
 echo "ok: two TAs built at once share one build of the tree"
 
 # A TA shared library links it too, and exports none of it.
 mkdir -p "$WORK/shlib"
+# shellcheck disable=SC2016 # $(TA_DEV_KIT_DIR) is make's
 printf 'SHLIBNAME = libsha\nSHLIBUUID = 11111111-2222-4333-8444-555555555555\ninclude $(TA_DEV_KIT_DIR)/mk/ta_dev_kit.mk\n' \
 	> "$WORK/shlib/Makefile"
 echo 'srcs-y += s.c' > "$WORK/shlib/sub.mk"
