@@ -78,9 +78,13 @@ int lock_any(struct worker *w)
 {
 	if (!w->store)
 		return -1;
-	/* Locked even when it fails (a broken store, a failed load): the caller ends the channel
-	 * either way. */
-	if (store_lock(w->store, w->fs))
+	/*
+	 * Locked even when it fails (a broken store, one not loaded): the caller
+	 * ends the channel either way. A store its channel never got loaded is
+	 * not loaded now: a load (or the first RPMB slot of a new store) after the
+	 * instance has gone would race with whatever its client does next.
+	 */
+	if (store_lock_loaded(w->store, w->fs))
 		log_debug("storage: a channel ends on a store that is not available");
 	return 0;
 }

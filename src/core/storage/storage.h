@@ -378,6 +378,11 @@ SWTEE_MUST_CHECK struct store *store_get(const struct swtee_uuid *uuid);
 void store_put(struct store *s);
 /* Locks s for the worker whose channel is fs, loading it first if needed. */
 SWTEE_MUST_CHECK TEE_Result store_lock(struct store *s, struct reefs *fs);
+/*
+ * As store_lock, but a store not loaded yet stays so (its channel ends:
+ * nothing of it was used): TEE_ERROR_STORAGE_NOT_AVAILABLE, still locked.
+ */
+SWTEE_MUST_CHECK TEE_Result store_lock_loaded(struct store *s, struct reefs *fs);
 void store_unlock(struct store *s);
 /* True when the caller holds the only reference to s. */
 bool store_sole(struct store *s);

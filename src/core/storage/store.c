@@ -121,6 +121,21 @@ static bool writable(struct store *s)
 	return false;
 }
 
+TEE_Result store_lock_loaded(struct store *s, struct reefs *fs)
+{
+	TEE_Result res = TEE_ERROR_STORAGE_NOT_AVAILABLE;
+
+	pthread_mutex_lock(&s->lock);
+	s->fs = fs;
+	if (s->applying.post && s->applying.post != fs)
+		reefs_settle(s->applying.post);
+	if (s->broken)
+		res = s->broken;
+	else if (s->loaded && !fs->broken)
+		res = TEE_SUCCESS;
+	return res;
+}
+
 TEE_Result store_lock(struct store *s, struct reefs *fs)
 {
 	TEE_Result res = TEE_ERROR_GENERIC;
