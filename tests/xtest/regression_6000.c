@@ -1333,10 +1333,10 @@ static void test_6028(ADBG_Case_t *c, uint32_t storage)
 	if (!sess_open(c, &s))
 		return;
 	scrub(&s, id, sizeof(id), storage);
-	if (!ADBG_EXPECT_TEEC_SUCCESS(c, st_create(&s, id, sizeof(id),
-						   TEE_DATA_FLAG_ACCESS_WRITE |
-						       TEE_DATA_FLAG_ACCESS_WRITE_META,
-						   data_a, sizeof(data_a), &h, storage)) ||
+	if (!ADBG_EXPECT_TEEC_SUCCESS(
+		c, st_create(&s, id, sizeof(id),
+			     TEE_DATA_FLAG_ACCESS_WRITE | TEE_DATA_FLAG_ACCESS_WRITE_META, data_a,
+			     sizeof(data_a), &h, storage)) ||
 	    !ADBG_EXPECT_TEEC_SUCCESS(c, st_value(&s, TA_STORAGE_CMD_SLOW_DESTROY, 300, 0))) {
 		TEEC_CloseSession(&s);
 		return;
@@ -1345,8 +1345,8 @@ static void test_6028(ADBG_Case_t *c, uint32_t storage)
 	TEEC_CloseSession(&s);
 	if (!sess_open(c, &s))
 		return;
-	if (ADBG_EXPECT_TEEC_SUCCESS(c, st_open(&s, id, sizeof(id),
-						TEE_DATA_FLAG_ACCESS_WRITE_META, &h, storage)))
+	if (ADBG_EXPECT_TEEC_SUCCESS(
+		c, st_open(&s, id, sizeof(id), TEE_DATA_FLAG_ACCESS_WRITE_META, &h, storage)))
 		ADBG_EXPECT_TEEC_SUCCESS(c, st_unlink(&s, h));
 	TEEC_CloseSession(&s);
 }

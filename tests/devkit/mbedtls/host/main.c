@@ -8,12 +8,12 @@
 
 static int sha256(TEEC_Session *s, const void *in, size_t len, uint8_t out[32])
 {
-	TEEC_Operation op = { 0 };
+	TEEC_Operation op = {0};
 	uint32_t origin = 0;
 	TEEC_Result res;
 
-	op.paramTypes = TEEC_PARAM_TYPES(TEEC_MEMREF_TEMP_INPUT, TEEC_MEMREF_TEMP_OUTPUT,
-					 TEEC_NONE, TEEC_NONE);
+	op.paramTypes =
+	    TEEC_PARAM_TYPES(TEEC_MEMREF_TEMP_INPUT, TEEC_MEMREF_TEMP_OUTPUT, TEEC_NONE, TEEC_NONE);
 	op.params[0].tmpref.buffer = (void *)in;
 	op.params[0].tmpref.size = len;
 	op.params[1].tmpref.buffer = out;
@@ -29,9 +29,9 @@ static int sha256(TEEC_Session *s, const void *in, size_t len, uint8_t out[32])
 static int check_sha256(TEEC_Session *s)
 {
 	static const uint8_t abc[32] = {
-		0xba, 0x78, 0x16, 0xbf, 0x8f, 0x01, 0xcf, 0xea, 0x41, 0x41, 0x40, 0xde, 0x5d, 0xae,
-		0x22, 0x23, 0xb0, 0x03, 0x61, 0xa3, 0x96, 0x17, 0x7a, 0x9c, 0xb4, 0x10, 0xff, 0x61,
-		0xf2, 0x00, 0x15, 0xad,
+	    0xba, 0x78, 0x16, 0xbf, 0x8f, 0x01, 0xcf, 0xea, 0x41, 0x41, 0x40,
+	    0xde, 0x5d, 0xae, 0x22, 0x23, 0xb0, 0x03, 0x61, 0xa3, 0x96, 0x17,
+	    0x7a, 0x9c, 0xb4, 0x10, 0xff, 0x61, 0xf2, 0x00, 0x15, 0xad,
 	};
 	uint8_t big[1000];
 	uint8_t out[32];
@@ -51,9 +51,9 @@ static int check_sha256(TEEC_Session *s)
 
 static int check_entropy(TEEC_Session *s)
 {
-	uint8_t buf[64] = { 0 };
+	uint8_t buf[64] = {0};
 	static const uint8_t zero[32];
-	TEEC_Operation op = { 0 };
+	TEEC_Operation op = {0};
 	uint32_t origin = 0;
 	TEEC_Result res;
 
@@ -75,13 +75,14 @@ static int check_entropy(TEEC_Session *s)
 
 static int check_version(TEEC_Session *s)
 {
-	TEEC_Operation op = { 0 };
+	TEEC_Operation op = {0};
 	uint32_t origin = 0;
 	TEEC_Result res;
 
 	op.paramTypes = TEEC_PARAM_TYPES(TEEC_VALUE_OUTPUT, TEEC_NONE, TEEC_NONE, TEEC_NONE);
 	res = TEEC_InvokeCommand(s, MBEDTLS_TA_CMD_VERSION, &op, &origin);
-	if (res != TEEC_SUCCESS || op.params[0].value.a != 0x03060000 || op.params[0].value.b != 1) {
+	if (res != TEEC_SUCCESS || op.params[0].value.a != 0x03060000 ||
+	    op.params[0].value.b != 1) {
 		fprintf(stderr, "VERSION: 0x%x, a=0x%x b=%u\n", res, op.params[0].value.a,
 			op.params[0].value.b);
 		return -1;
@@ -93,7 +94,7 @@ static int check_version(TEEC_Session *s)
 
 static int check_mpi_pool(TEEC_Session *s)
 {
-	TEEC_Operation op = { 0 };
+	TEEC_Operation op = {0};
 	uint32_t origin = 0;
 	TEEC_Result res;
 

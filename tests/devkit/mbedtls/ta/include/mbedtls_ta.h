@@ -3,8 +3,13 @@
 #ifndef MBEDTLS_TA_H
 #define MBEDTLS_TA_H
 
-#define MBEDTLS_TA_UUID \
-	{ 0x3a5c7e91, 0x0b2d, 0x4f46, { 0x8a, 0x1c, 0x5e, 0x7f, 0x90, 0xa2, 0xb3, 0xc4 } }
+#define MBEDTLS_TA_UUID                                                                            \
+	{                                                                                          \
+		0x3a5c7e91, 0x0b2d, 0x4f46,                                                        \
+		{                                                                                  \
+			0x8a, 0x1c, 0x5e, 0x7f, 0x90, 0xa2, 0xb3, 0xc4                             \
+		}                                                                                  \
+	}
 
 /* [in] memref data, [out] memref digest (32): mbedtls_sha256(), which the TA
  * checks against the TEE's own SHA-256 (TEE_ERROR_SECURITY if they differ). */

@@ -9,8 +9,8 @@
 #if !defined(MBEDTLS_NO_PLATFORM_ENTROPY) || !defined(MBEDTLS_ENTROPY_HARDWARE_ALT)
 #error "the configuration must take entropy from mbedtls_hardware_poll() alone"
 #endif
-#if defined(MBEDTLS_FS_IO) || defined(MBEDTLS_NET_C) || defined(MBEDTLS_TIMING_C) || \
-	defined(MBEDTLS_HAVE_TIME) || defined(MBEDTLS_HAVE_TIME_DATE)
+#if defined(MBEDTLS_FS_IO) || defined(MBEDTLS_NET_C) || defined(MBEDTLS_TIMING_C) ||               \
+    defined(MBEDTLS_HAVE_TIME) || defined(MBEDTLS_HAVE_TIME_DATE)
 #error "a TA's configuration has no file, network or clock parts"
 #endif
 
