@@ -73,10 +73,32 @@ int msg_fds_take(struct msg_fds *fds, size_t i)
 	return fd;
 }
 
-ssize_t msg_recv(int sock, void *buf, size_t cap, struct msg_fds *fds)
+/* Takes the descriptors of one SCM_RIGHTS header into fds; false if any did not fit. */
+static bool take_rights(const struct cmsghdr *c, struct msg_fds *fds)
+{
+	size_t cnt = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+	int got[PROTO_FDS_MAX];
+	bool fit = cnt <= PROTO_FDS_MAX;
+
+	if (!fit)
+		cnt = PROTO_FDS_MAX;
+	memcpy(got, CMSG_DATA(c), cnt * sizeof(int));
+	for (size_t i = 0; i < cnt; i++) {
+		if (fds && fds->n < PROTO_FDS_MAX) {
+			fds->fd[fds->n++] = got[i];
+		} else {
+			close(got[i]);
+			fit = false;
+		}
+	}
+	return fit;
+}
+
+ssize_t msg_recv_cred(int sock, void *buf, size_t cap, struct msg_fds *fds, pid_t *sender)
 {
 	union {
-		char buf[CMSG_SPACE(sizeof(int) * PROTO_FDS_MAX)];
+		char
+		    buf[CMSG_SPACE(sizeof(struct ucred)) + CMSG_SPACE(sizeof(int) * PROTO_FDS_MAX)];
 		struct cmsghdr align;
 	} u;
 	struct iovec iov = {.iov_base = buf, .iov_len = cap};
@@ -89,30 +111,25 @@ ssize_t msg_recv(int sock, void *buf, size_t cap, struct msg_fds *fds)
 
 	if (fds)
 		msg_fds_init(fds);
+	if (sender)
+		*sender = 0;
 	do {
 		n = recvmsg(sock, &m, MSG_CMSG_CLOEXEC);
 	} while (n < 0 && errno == EINTR);
 	if (n < 0)
 		return -errno;
 	for (struct cmsghdr *c = CMSG_FIRSTHDR(&m); c; c = CMSG_NXTHDR(&m, c)) {
-		size_t cnt = 0;
-		int got[PROTO_FDS_MAX];
+		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS) {
+			bad |= !take_rights(c, fds);
+		} else if (sender && c->cmsg_level == SOL_SOCKET &&
+			   c->cmsg_type == SCM_CREDENTIALS &&
+			   c->cmsg_len == CMSG_LEN(sizeof(struct ucred))) {
+			struct ucred cred;
 
-		if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS) {
+			memcpy(&cred, CMSG_DATA(c), sizeof(cred));
+			*sender = cred.pid;
+		} else {
 			bad = true;
-			continue;
-		}
-		cnt = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
-		if (cnt > PROTO_FDS_MAX)
-			cnt = PROTO_FDS_MAX;
-		memcpy(got, CMSG_DATA(c), cnt * sizeof(int));
-		for (size_t i = 0; i < cnt; i++) {
-			if (fds && fds->n < PROTO_FDS_MAX) {
-				fds->fd[fds->n++] = got[i];
-			} else {
-				close(got[i]);
-				bad = true;
-			}
 		}
 	}
 	if (bad || (m.msg_flags & (MSG_TRUNC | MSG_CTRUNC))) {
@@ -120,6 +137,11 @@ ssize_t msg_recv(int sock, void *buf, size_t cap, struct msg_fds *fds)
 		return -EMSGSIZE;
 	}
 	return n;
+}
+
+ssize_t msg_recv(int sock, void *buf, size_t cap, struct msg_fds *fds)
+{
+	return msg_recv_cred(sock, buf, cap, fds, NULL);
 }
 
 /* CLOCK_MONOTONIC in milliseconds. */

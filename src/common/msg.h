@@ -24,6 +24,14 @@ int msg_send(int sock, const void *buf, size_t len, const int *fds, size_t nfds)
  */
 SWTEE_MUST_CHECK ssize_t msg_recv(int sock, void *buf, size_t cap, struct msg_fds *fds);
 /*
+ * As msg_recv, on a socket with SO_PASSCRED: *sender gets the pid the kernel
+ * vouches for as the message's sender (SCM_CREDENTIALS; 0 when there was
+ * none). With sender NULL, credentials are refused as any unexpected
+ * control message is (-EMSGSIZE).
+ */
+SWTEE_MUST_CHECK ssize_t msg_recv_cred(int sock, void *buf, size_t cap, struct msg_fds *fds,
+				       pid_t *sender);
+/*
  * As msg_recv, but gives up with -ETIMEDOUT when nothing arrived within
  * timeout_ms (< 0: wait); EINTR waits on for what is left of timeout_ms.
  */

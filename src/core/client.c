@@ -221,74 +221,28 @@ static void handle_status(struct core *c, struct client *cl)
 }
 
 /*
- * One message of a client: its length (0: the peer closed), or -errno. The
- * kernel says which process sent it (the listening socket passes
- * credentials): *sender, 0 when it did not. Clients send the core no
- * descriptors: any are closed and *fds_sent set.
+ * One message of a client. The kernel says which process sent it (the
+ * listening socket passes credentials); clients send the core no
+ * descriptors, and one that does, or sends more than a message holds, is
+ * dropped.
  */
-static ssize_t client_recv(int fd, uint8_t *buf, size_t cap, pid_t *sender, bool *fds_sent)
-{
-	union {
-		char
-		    buf[CMSG_SPACE(sizeof(struct ucred)) + CMSG_SPACE(sizeof(int) * PROTO_FDS_MAX)];
-		struct cmsghdr align;
-	} u;
-	struct iovec iov = {.iov_base = buf, .iov_len = cap};
-	struct msghdr m = {.msg_iov = &iov,
-			   .msg_iovlen = 1,
-			   .msg_control = u.buf,
-			   .msg_controllen = sizeof(u.buf)};
-	ssize_t n = 0;
-
-	*sender = 0;
-	*fds_sent = false;
-	do {
-		n = recvmsg(fd, &m, MSG_CMSG_CLOEXEC);
-	} while (n < 0 && errno == EINTR);
-	if (n < 0)
-		return -errno;
-	for (struct cmsghdr *h = CMSG_FIRSTHDR(&m); h; h = CMSG_NXTHDR(&m, h)) {
-		if (h->cmsg_level == SOL_SOCKET && h->cmsg_type == SCM_CREDENTIALS &&
-		    h->cmsg_len == CMSG_LEN(sizeof(struct ucred))) {
-			struct ucred cred;
-
-			memcpy(&cred, CMSG_DATA(h), sizeof(cred));
-			*sender = cred.pid;
-		} else if (h->cmsg_level == SOL_SOCKET && h->cmsg_type == SCM_RIGHTS) {
-			size_t cnt = (h->cmsg_len - CMSG_LEN(0)) / sizeof(int);
-
-			for (size_t i = 0; i < cnt; i++) {
-				int got = -1;
-
-				memcpy(&got, CMSG_DATA(h) + i * sizeof(int), sizeof(got));
-				close(got);
-			}
-			*fds_sent = true;
-		}
-	}
-	if (m.msg_flags & (MSG_TRUNC | MSG_CTRUNC))
-		*fds_sent = true;
-	return n;
-}
-
 void client_readable(struct core *c, struct client *cl)
 {
 	uint8_t in[PROTO_MSG_MAX];
 	struct buf_reader r;
 	uint32_t type = 0;
 	pid_t sender = 0;
-	bool fds_sent = false;
-	ssize_t n = client_recv(cl->ep.fd, in, sizeof(in), &sender, &fds_sent);
+	ssize_t n = msg_recv_cred(cl->ep.fd, in, sizeof(in), NULL, &sender);
 
 	if (n == -EAGAIN)
 		return;
-	if (n <= 0) {
+	if (n == -EMSGSIZE) {
+		log_info("client pid %d sent descriptors or an oversized message; dropping it",
+			 (int)cl->cred.pid);
 		client_drop(c, cl);
 		return;
 	}
-	if (fds_sent) {
-		log_info("client pid %d sent descriptors or an oversized message; dropping it",
-			 (int)cl->cred.pid);
+	if (n <= 0) {
 		client_drop(c, cl);
 		return;
 	}

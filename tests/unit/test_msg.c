@@ -4,8 +4,14 @@
  * every 10 ms. msg_recv_timeout must still give up after its timeout
  * (not start it again at each signal, and not return early), and a
  * message that arrives while signals fly is received whole.
+ *
+ * Then msg_recv_cred on a socket that passes credentials: the sender's pid
+ * comes back; descriptors the caller did not ask for are closed and the
+ * message refused, and plain msg_recv refuses credentials it was not told
+ * to expect.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -57,6 +63,53 @@ static void interrupt_every(long us)
 	setitimer(ITIMER_REAL, &it, NULL);
 }
 
+/* How many descriptors this process has open. */
+static int open_fds(void)
+{
+	int n = 0;
+
+	for (int fd = 0; fd < 1024; fd++)
+		if (fcntl(fd, F_GETFD) >= 0)
+			n++;
+	return n;
+}
+
+static void credentials(void)
+{
+	int sv[2] = {-1, -1};
+	int one = 1;
+	int pipefd[2] = {-1, -1};
+	char buf[16];
+	struct msg_fds fds;
+	pid_t sender = -1;
+	ssize_t n = 0;
+	int before = 0;
+
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) || pipe(pipefd) ||
+	    setsockopt(sv[0], SOL_SOCKET, SO_PASSCRED, &one, sizeof(one))) {
+		check(false, "credentials: set-up");
+		return;
+	}
+	check(msg_send(sv[1], "who", 3, NULL, 0) == 0, "msg_send with credentials passed");
+	n = msg_recv_cred(sv[0], buf, sizeof(buf), NULL, &sender);
+	check(n == 3 && sender == getpid(), "msg_recv_cred names the sender's pid");
+
+	check(msg_send(sv[1], "fd", 2, &pipefd[0], 1) == 0, "msg_send of a descriptor");
+	before = open_fds();
+	n = msg_recv_cred(sv[0], buf, sizeof(buf), NULL, &sender);
+	check(n == -EMSGSIZE, "msg_recv_cred refuses descriptors it was not given room for");
+	check(open_fds() == before, "the refused descriptor was closed, not left behind");
+
+	check(msg_send(sv[1], "plain", 5, NULL, 0) == 0, "msg_send for plain msg_recv");
+	n = msg_recv(sv[0], buf, sizeof(buf), &fds);
+	check(n == -EMSGSIZE, "msg_recv refuses credentials it was not told to expect");
+
+	close(pipefd[0]);
+	close(pipefd[1]);
+	close(sv[0]);
+	close(sv[1]);
+}
+
 int main(void)
 {
 	int sv[2] = {-1, -1};
@@ -89,6 +142,7 @@ int main(void)
 	check(n == 5 && !memcmp(buf, "again", 5), "msg_recv under signals");
 
 	interrupt_every(0);
+	credentials();
 	close(sv[0]);
 	close(sv[1]);
 	if (failed)
