@@ -84,6 +84,12 @@ extern struct rt_state rt;
 void rt_instance_main(int ctl_fd) __attribute__((noreturn));
 /* The same, for an instance whose process was re-executed (debug.c). */
 void rt_instance_main_loaded(int ctl_fd, int elf_fd, int level) __attribute__((noreturn));
+/*
+ * Does, once, in the zygote, the work every instance would otherwise redo
+ * after its fork: the seccomp allowlist's compilation and the stack's
+ * bounds. Both are inherited by a fork; nothing per process is made here.
+ */
+void rt_instance_zygote_prepare(void);
 /* Reports a panic to the core and ends the process. */
 void rt_panic(TEE_Result code, const char *func) __attribute__((noreturn));
 /*
@@ -140,11 +146,19 @@ void rt_shm_release_all(struct rt_session *s);
  * it could not, in which case the TA must not run.
  */
 const char *rt_sandbox_enter(uint32_t data_size, uint32_t stack_size);
-/* Prepares the sandbox while the process is a spare. Returns 0, or -1. */
+/*
+ * Prepares the sandbox while the process is a spare, or before the zygote
+ * forks it (then a spare inherits it and the call does nothing more).
+ * Returns 0, or -1.
+ */
 int rt_sandbox_prepare(void);
 
 /* tee_api_mem.c */
 void rt_heap_init(uint32_t limit);
+/* The main thread's stack bounds, read once (a fork inherits them). */
+void rt_mem_prepare(void);
+/* Per process, before the TA is named: the pipe memory probes write through. */
+void rt_mem_prepare_process(void);
 
 /*
  * debug.c: a TA under a debugger, a wrapper or a sanitizer (see there).

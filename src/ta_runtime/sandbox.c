@@ -272,8 +272,13 @@ static uint64_t spare_vm;
 
 int rt_sandbox_prepare(void)
 {
+	static int rc = 1; /* 1: not yet tried */
+
+	if (rc != 1)
+		return rc;
 	spare_vm = vm_status("VmSize:");
-	return allowlist_compile();
+	rc = allowlist_compile();
+	return rc;
 }
 
 const char *rt_sandbox_enter(uint32_t data_size, uint32_t stack_size)

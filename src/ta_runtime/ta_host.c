@@ -108,6 +108,7 @@ static int zygote(int zfd)
 				OPENSSL_INIT_ADD_ALL_DIGESTS,
 			    NULL);
 	tzset();
+	rt_instance_zygote_prepare();
 
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	prctl(PR_SET_NAME, "swtee-zygote");

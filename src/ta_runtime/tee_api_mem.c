@@ -145,17 +145,30 @@ static void find_stack(void)
  * (which glibc reads from /proc for the main thread) and the TA's segments
  * are noted, so that no later answer needs a system call the sandbox refuses.
  */
+void rt_mem_prepare(void)
+{
+	if (!stack.end)
+		find_stack();
+}
+
+void rt_mem_prepare_process(void)
+{
+	if (probe_pipe[0] >= 0)
+		return;
+	if (pipe2(probe_pipe, O_CLOEXEC | O_NONBLOCK)) {
+		probe_pipe[0] = -1;
+		probe_pipe[1] = -1;
+	}
+}
+
 void rt_heap_init(uint32_t limit)
 {
 	page_size = (size_t)sysconf(_SC_PAGESIZE);
 	if (rt_arena_map(limit))
 		log_error("cannot map a heap of %u bytes; TEE_Malloc will fail", limit);
-	find_stack();
+	rt_mem_prepare();
 	find_elf_ranges();
-	if (pipe2(probe_pipe, O_CLOEXEC | O_NONBLOCK)) {
-		probe_pipe[0] = -1;
-		probe_pipe[1] = -1;
-	}
+	rt_mem_prepare_process();
 }
 
 static bool memref_type(uint32_t t)
