@@ -28,6 +28,7 @@
 #include "core.h"
 #include "log.h"
 #include "proto.h"
+#include "pta_image.h"
 
 enum open_step {
 	OPEN_PICK,
@@ -144,6 +145,13 @@ static void advance(struct core *c, struct open_req *o)
 	if (!in && over_instances(c, o)) {
 		finish(c, o, TEEC_ERROR_BUSY, -1, 0);
 		return;
+	}
+	if (!in && !o->walked && pta_image(&o->uuid, &o->elf_fd, &o->flags)) {
+		o->walked = true; /* a built-in pseudo-TA: no file, no library */
+		if (o->elf_fd < 0) {
+			finish(c, o, TEEC_ERROR_OUT_OF_MEMORY, -1, 0);
+			return;
+		}
 	}
 	if (!in && !o->walked) {
 		ask(c, o, &o->uuid, OPEN_WAIT_TA);

@@ -1,0 +1,161 @@
+/*
+ * regression 1061: the invoke-tests pseudo-TA (OP-TEE's UUID and command
+ * ids), which a client application opens directly. Its parameter commands
+ * give the answers their inputs call for and refuse other parameter types,
+ * its self-tests run, and every command of OP-TEE's that swtee has no
+ * analogue for is TEEC_ERROR_NOT_SUPPORTED from the TA, not a success.
+ */
+#include <string.h>
+
+#include <pta_invoke_tests.h>
+#include <tee_client_api.h>
+
+#include "adbg.h"
+#include "xtest_helpers.h"
+
+static const TEEC_UUID invoke_uuid = PTA_INVOKE_TESTS_UUID;
+
+static TEEC_Result call(TEEC_Session *s, uint32_t cmd, TEEC_Operation *op, uint32_t *orig)
+{
+	*orig = 0;
+	return TEEC_InvokeCommand(s, cmd, op, orig);
+}
+
+static void test_params(ADBG_Case_t *c, TEEC_Session *s)
+{
+	static uint8_t buf[16 * 1024];
+	TEEC_Operation op = TEEC_OPERATION_INITIALIZER;
+	uint32_t orig = 0;
+	uint8_t sum = 0;
+
+	for (size_t n = 0; n < sizeof(buf); n++) {
+		buf[n] = (uint8_t)(n * 7 + 3);
+		sum = (uint8_t)(sum + buf[n]);
+	}
+	op.paramTypes =
+	    TEEC_PARAM_TYPES(TEEC_MEMREF_TEMP_INOUT, TEEC_VALUE_INOUT, TEEC_NONE, TEEC_NONE);
+	op.params[0].tmpref.buffer = buf;
+	op.params[0].tmpref.size = sizeof(buf);
+	op.params[1].value.a = 40;
+	op.params[1].value.b = 2;
+	ADBG_EXPECT_TEEC_SUCCESS(c, call(s, PTA_INVOKE_TESTS_CMD_PARAMS, &op, &orig));
+	ADBG_EXPECT_COMPARE_UNSIGNED(c, buf[0], ==, sum);
+	ADBG_EXPECT_COMPARE_UNSIGNED(c, op.params[1].value.a, ==, 42);
+
+	op.paramTypes = TEEC_PARAM_TYPES(TEEC_VALUE_INPUT, TEEC_VALUE_INPUT, TEEC_VALUE_OUTPUT,
+					 TEEC_VALUE_INPUT);
+	op.params[0].value.a = 1;
+	op.params[0].value.b = 10;
+	op.params[1].value.a = 2;
+	op.params[1].value.b = 20;
+	op.params[3].value.a = 4;
+	op.params[3].value.b = 40;
+	ADBG_EXPECT_TEEC_SUCCESS(c, call(s, PTA_INVOKE_TESTS_CMD_PARAMS, &op, &orig));
+	ADBG_EXPECT_COMPARE_UNSIGNED(c, op.params[2].value.a, ==, 7);
+	ADBG_EXPECT_COMPARE_UNSIGNED(c, op.params[2].value.b, ==, 70);
+
+	/* An input memref, or nothing at all, is no case of the command. */
+	op.paramTypes = TEEC_PARAM_TYPES(TEEC_MEMREF_TEMP_INPUT, TEEC_NONE, TEEC_NONE, TEEC_NONE);
+	op.params[0].tmpref.buffer = buf;
+	op.params[0].tmpref.size = 16;
+	ADBG_EXPECT_TEEC_RESULT(c, TEEC_ERROR_BAD_PARAMETERS,
+				call(s, PTA_INVOKE_TESTS_CMD_PARAMS, &op, &orig));
+	ADBG_EXPECT_TEEC_ERROR_ORIGIN(c, TEEC_ORIGIN_TRUSTED_APP, orig);
+	ADBG_EXPECT_TEEC_RESULT(c, TEEC_ERROR_BAD_PARAMETERS,
+				call(s, PTA_INVOKE_TESTS_CMD_PARAMS, NULL, &orig));
+}
+
+static void test_memref_null(ADBG_Case_t *c, TEEC_Session *s)
+{
+	TEEC_Operation op = TEEC_OPERATION_INITIALIZER;
+	uint32_t orig = 0;
+	uint8_t one = 1;
+
+	op.paramTypes = TEEC_PARAM_TYPES(TEEC_MEMREF_TEMP_INOUT, TEEC_NONE, TEEC_NONE, TEEC_NONE);
+	ADBG_EXPECT_TEEC_SUCCESS(c, call(s, PTA_INVOKE_TESTS_CMD_MEMREF_NULL, &op, &orig));
+	op.params[0].tmpref.buffer = &one;
+	op.params[0].tmpref.size = 1;
+	ADBG_EXPECT_TEEC_RESULT(c, TEEC_ERROR_BAD_PARAMETERS,
+				call(s, PTA_INVOKE_TESTS_CMD_MEMREF_NULL, &op, &orig));
+	op.paramTypes = TEEC_PARAM_TYPES(TEEC_MEMREF_TEMP_INPUT, TEEC_NONE, TEEC_NONE, TEEC_NONE);
+	op.params[0].tmpref.buffer = NULL;
+	op.params[0].tmpref.size = 0;
+	ADBG_EXPECT_TEEC_RESULT(c, TEEC_ERROR_BAD_PARAMETERS,
+				call(s, PTA_INVOKE_TESTS_CMD_MEMREF_NULL, &op, &orig));
+}
+
+static void test_self_tests(ADBG_Case_t *c, TEEC_Session *s)
+{
+	TEEC_Operation op = TEEC_OPERATION_INITIALIZER;
+	uint32_t orig = 0;
+
+	ADBG_EXPECT_TEEC_SUCCESS(c, call(s, PTA_INVOKE_TESTS_CMD_SELF_TESTS, NULL, &orig));
+	ADBG_EXPECT_TEEC_SUCCESS(c, call(s, PTA_INVOKE_TESTS_CMD_TRACE, NULL, &orig));
+	op.paramTypes = TEEC_PARAM_TYPES(TEEC_VALUE_INPUT, TEEC_NONE, TEEC_NONE, TEEC_NONE);
+	ADBG_EXPECT_TEEC_RESULT(c, TEEC_ERROR_BAD_PARAMETERS,
+				call(s, PTA_INVOKE_TESTS_CMD_SELF_TESTS, &op, &orig));
+}
+
+static void test_not_supported(ADBG_Case_t *c, TEEC_Session *s)
+{
+	static const uint32_t cmds[] = {
+	    PTA_INVOKE_TESTS_CMD_COPY_NSEC_TO_SEC,
+	    PTA_INVOKE_TESTS_CMD_FS_HTREE,
+	    PTA_INVOKE_TESTS_CMD_MUTEX,
+	    PTA_INVOKE_TESTS_CMD_LOCKDEP,
+	    PTA_INVOKE_TEST_CMD_AES_PERF,
+	    PTA_INVOKE_TESTS_CMD_DT_DRIVER_TESTS,
+	    PTA_INVOKE_TESTS_CMD_TRANSFER_LIST_TESTS,
+	    0x7fff,
+	};
+	uint32_t orig = 0;
+
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		ADBG_EXPECT_TEEC_RESULT(c, TEEC_ERROR_NOT_SUPPORTED, call(s, cmds[i], NULL, &orig));
+		ADBG_EXPECT_TEEC_ERROR_ORIGIN(c, TEEC_ORIGIN_TRUSTED_APP, orig);
+	}
+}
+
+/* Two sessions at once, each in an instance of its own, both served. */
+static void test_two_sessions(ADBG_Case_t *c, TEEC_Session *s)
+{
+	TEEC_Operation op = TEEC_OPERATION_INITIALIZER;
+	TEEC_Session s2 = {0};
+	uint32_t orig = 0;
+
+	if (!ADBG_EXPECT_TEEC_SUCCESS(c, xtest_teec_open_session(&s2, &invoke_uuid, NULL, &orig)))
+		return;
+	op.paramTypes = TEEC_PARAM_TYPES(TEEC_VALUE_INOUT, TEEC_NONE, TEEC_NONE, TEEC_NONE);
+	op.params[0].value.a = 5;
+	op.params[0].value.b = 6;
+	ADBG_EXPECT_TEEC_SUCCESS(c, call(&s2, PTA_INVOKE_TESTS_CMD_PARAMS, &op, &orig));
+	ADBG_EXPECT_COMPARE_UNSIGNED(c, op.params[0].value.a, ==, 11);
+	TEEC_CloseSession(&s2);
+	ADBG_EXPECT_TEEC_SUCCESS(c, call(s, PTA_INVOKE_TESTS_CMD_TRACE, NULL, &orig));
+}
+
+static void xtest_tee_test_1061(ADBG_Case_t *c)
+{
+	TEEC_Session s = {0};
+	uint32_t orig = 0;
+
+	if (!ADBG_EXPECT_TEEC_SUCCESS(c, xtest_teec_open_session(&s, &invoke_uuid, NULL, &orig)))
+		return;
+	Do_ADBG_BeginSubCase(c, "PARAMS: values and a 16 KiB memref");
+	test_params(c, &s);
+	Do_ADBG_EndSubCase(c, NULL);
+	Do_ADBG_BeginSubCase(c, "MEMREF_NULL: a NULL memref arrives as NULL");
+	test_memref_null(c, &s);
+	Do_ADBG_EndSubCase(c, NULL);
+	Do_ADBG_BeginSubCase(c, "SELF_TESTS: the runtime's self-tests pass");
+	test_self_tests(c, &s);
+	Do_ADBG_EndSubCase(c, NULL);
+	Do_ADBG_BeginSubCase(c, "Commands without an analogue are not supported");
+	test_not_supported(c, &s);
+	Do_ADBG_EndSubCase(c, NULL);
+	Do_ADBG_BeginSubCase(c, "A second session of its own");
+	test_two_sessions(c, &s);
+	Do_ADBG_EndSubCase(c, NULL);
+	TEEC_CloseSession(&s);
+}
+ADBG_CASE_DEFINE(regression, 1061, xtest_tee_test_1061, "Invoke-tests pseudo-TA");
