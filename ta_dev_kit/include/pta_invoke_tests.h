@@ -2,9 +2,9 @@
  * The UUID and command ids of OP-TEE's core self-test pseudo TA, which
  * xtest calls (1001, 1014, 1015, 1035 and friends).
  *
- * swtee's core has no pseudo TAs: a session to this UUID is looked up like
- * any TA's, is not found, and fails with TEEC_ERROR_ITEM_NOT_FOUND, which
- * is what xtest takes for "this TEE does not have it" and skips. The names
+ * swtee serves it as a built-in TA image (src/ta_runtime/pta_client.c):
+ * TRACE, PARAMS, SELF_TESTS and MEMREF_NULL; every other command is
+ * TEE_ERROR_NOT_SUPPORTED (docs/ta-development.md, "Pseudo-TAs"). The names
  * are here so OP-TEE's sources compile unchanged, on the host and in TAs.
  */
 #ifndef PTA_INVOKE_TESTS_H
