@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <malloc.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -109,6 +110,12 @@ static int zygote(int zfd)
 			    NULL);
 	tzset();
 	rt_instance_zygote_prepare();
+	/*
+	 * What the initialisation freed sits in malloc's fast bins; the first
+	 * large allocation of every fork would consolidate them, writing to
+	 * (so copying) each heap page it shares with the zygote. Done once here.
+	 */
+	malloc_trim(0);
 
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	prctl(PR_SET_NAME, "swtee-zygote");
