@@ -141,6 +141,15 @@ static inline size_t proto_bounce_span(size_t size)
 #define MSG_CTL_PLUGIN 0x0394	  /* (none) */
 #define MSG_CTL_PLUGIN_RSP 0x0314 /* result:u32 [fd: channel socket] */
 
+/*
+ * The stats pseudo-TA's list of loaded TAs, which only the core knows: the
+ * instances of the caller's user, each uuid[16] sessions:u32, at most
+ * PROTO_STATS_TAS_MAX of them. Only an instance of that pseudo-TA may ask.
+ */
+#define MSG_CTL_STATS 0x0395	 /* (none) */
+#define MSG_CTL_STATS_RSP 0x0315 /* result:u32 count:u32 {uuid[16] sessions:u32}[count] */
+#define PROTO_STATS_TAS_MAX 128
+
 /* core -> zygote */
 #define MSG_ZYG_FORK 0x0401 /* tag:u32 [fds: its control socket, its stdout and stderr] */
 /* zygote -> core */

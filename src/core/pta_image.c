@@ -1,5 +1,6 @@
 /* Built-in pseudo-TA images (pta_image.h). */
 #include <pta_invoke_tests.h>
+#include <pta_stats.h>
 
 #include "memfd.h"
 #include "pta_image.h"
@@ -13,15 +14,29 @@ struct pta_uuid {
 
 static const struct pta_uuid builtins[] = {
     PTA_INVOKE_TESTS_UUID,
+    STATS_UUID,
 };
+
+static void builtin_uuid(size_t i, struct swtee_uuid *u)
+{
+	uuid_from_fields(u, builtins[i].time_low, builtins[i].time_mid, builtins[i].time_hi,
+			 builtins[i].node);
+}
+
+bool pta_is_stats(const struct swtee_uuid *uuid)
+{
+	struct swtee_uuid b;
+
+	builtin_uuid(1, &b);
+	return uuid_equal(uuid, &b);
+}
 
 bool pta_image(const struct swtee_uuid *uuid, int *elf_fd, uint32_t *flags)
 {
 	struct swtee_uuid b;
 
 	for (size_t i = 0; i < sizeof(builtins) / sizeof(builtins[0]); i++) {
-		uuid_from_fields(&b, builtins[i].time_low, builtins[i].time_mid,
-				 builtins[i].time_hi, builtins[i].node);
+		builtin_uuid(i, &b);
 		if (!uuid_equal(uuid, &b))
 			continue;
 		*elf_fd = memfd_new_sealed("swtee-pta", 1);

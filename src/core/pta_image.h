@@ -18,5 +18,19 @@
  * TA_FLAG_* (a new instance for every session).
  */
 bool pta_image(const struct swtee_uuid *uuid, int *elf_fd, uint32_t *flags);
+/* Is uuid the stats pseudo-TA's? */
+bool pta_is_stats(const struct swtee_uuid *uuid);
+
+struct core;
+struct instance;
+struct buf_reader;
+struct msg_fds;
+
+/*
+ * MSG_CTL_STATS from instance in: answers the TAs its user runs (pta_stats.c),
+ * or kills in if it is no stats pseudo-TA or the request does not parse.
+ */
+void pta_stats_request(struct core *c, struct instance *in, struct buf_reader *r,
+		       const struct msg_fds *fds);
 
 #endif /* SWTEE_CORE_PTA_IMAGE_H */

@@ -10,6 +10,7 @@
 #include "core.h"
 #include "log.h"
 #include "proto.h"
+#include "pta_image.h"
 #include "secure.h"
 #include "storage/storage.h"
 
@@ -131,6 +132,9 @@ void ta_request_dispatch(struct core *c, struct instance *in, uint32_t type, str
 	case MSG_CTL_PLUGIN:
 		plugins_ctl_request(c, in->id, &in->uuid, r, fds, &rep);
 		send_reply(in, &rep);
+		break;
+	case MSG_CTL_STATS:
+		pta_stats_request(c, in, r, fds);
 		break;
 	default:
 		instance_kill(in, "sent an unknown request");

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include <pta_invoke_tests.h>
+#include <pta_stats.h>
 #include <user_ta_header.h>
 
 #include "log.h"
@@ -131,8 +132,98 @@ static TEE_Result invoke_tests(uint32_t cmd, uint32_t types, TEE_Param p[TEE_NUM
 	}
 }
 
+/* value out: REE time, value out: TEE time, each seconds and milliseconds. */
+static TEE_Result stats_time(uint32_t types, TEE_Param p[TEE_NUM_PARAMS])
+{
+	TEE_Time ree = {0};
+	TEE_Time tee = {0};
+
+	if (types != TEE_PARAM_TYPES(TEE_PARAM_TYPE_VALUE_OUTPUT, TEE_PARAM_TYPE_VALUE_OUTPUT,
+				     TEE_PARAM_TYPE_NONE, TEE_PARAM_TYPE_NONE))
+		return TEE_ERROR_BAD_PARAMETERS;
+	TEE_GetREETime(&ree);
+	TEE_GetSystemTime(&tee);
+	p[0].value.a = ree.seconds;
+	p[0].value.b = ree.millis;
+	p[1].value.a = tee.seconds;
+	p[1].value.b = tee.millis;
+	return TEE_SUCCESS;
+}
+
+/* Reads the next entry of the core's answer r into *out (of any alignment). */
+static void stats_entry(struct buf_reader *r, void *out)
+{
+	struct pta_stats_ta e = {.panicked = 0};
+	struct swtee_uuid u;
+
+	buf_get_bytes(r, u.b, sizeof(u.b));
+	buf_get_u32(r, &e.sess_num);
+	uuid_to_fields(&u, &e.uuid.timeLow, &e.uuid.timeMid, &e.uuid.timeHiAndVersion,
+		       e.uuid.clockSeqAndNode);
+	memcpy(out, &e, sizeof(e));
+}
+
+/*
+ * memref out: a pta_stats_ta for each TA the caller's user runs, from the
+ * core. An instance that panicked has ended, so none listed has; the heap
+ * figures are zero: only each instance knows its own.
+ */
+static TEE_Result stats_tas(uint32_t types, TEE_Param p[TEE_NUM_PARAMS])
+{
+	static const uint32_t req = MSG_CTL_STATS;
+	uint8_t in[12 + PROTO_STATS_TAS_MAX * 20];
+	uint8_t *out = p[0].memref.buffer;
+	const size_t each = sizeof(struct pta_stats_ta);
+	struct buf_reader r;
+	struct msg_fds fds;
+	uint32_t type = 0;
+	uint32_t res = TEE_ERROR_COMMUNICATION;
+	uint32_t n = 0;
+	ssize_t len = 0;
+
+	if (types != TEE_PARAM_TYPES(TEE_PARAM_TYPE_MEMREF_OUTPUT, TEE_PARAM_TYPE_NONE,
+				     TEE_PARAM_TYPE_NONE, TEE_PARAM_TYPE_NONE))
+		return TEE_ERROR_BAD_PARAMETERS;
+	len = rt_ctl_call(&req, sizeof(req), MSG_CTL_STATS_RSP, in, sizeof(in), &fds);
+	msg_fds_close(&fds);
+	buf_reader_init(&r, in, len > 0 ? (size_t)len : 0);
+	buf_get_u32(&r, &type);
+	buf_get_u32(&r, &res);
+	buf_get_u32(&r, &n);
+	if (!buf_ok(&r) || res || n > PROTO_STATS_TAS_MAX)
+		return res ? res : TEE_ERROR_COMMUNICATION;
+	if (p[0].memref.size < n * each || (n && !out)) {
+		p[0].memref.size = n * each;
+		return TEE_ERROR_SHORT_BUFFER;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		stats_entry(&r, out + i * each);
+	if (!buf_done(&r))
+		return TEE_ERROR_COMMUNICATION;
+	p[0].memref.size = n * each;
+	return TEE_SUCCESS;
+}
+
+/*
+ * The stats pseudo-TA (pta_stats.h): CMD_TA_STATS and CMD_GET_TIME. Pager,
+ * allocator and leak figures and driver listings are of OP-TEE's core, which
+ * swtee does not have: TEE_ERROR_NOT_SUPPORTED.
+ */
+static TEE_Result stats_invoke(uint32_t cmd, uint32_t types, TEE_Param p[TEE_NUM_PARAMS])
+{
+	switch (cmd) {
+	case STATS_CMD_TA_STATS:
+		return stats_tas(types, p);
+	case STATS_CMD_GET_TIME:
+		return stats_time(types, p);
+	default:
+		return TEE_ERROR_NOT_SUPPORTED;
+	}
+}
+
 static const struct builtin builtins[] = {
     {.uuid = PTA_INVOKE_TESTS_UUID, .name = "invoke-tests", .invoke = invoke_tests},
+    {.uuid = STATS_UUID, .name = "stats", .invoke = stats_invoke},
 };
 
 static const struct builtin *serving;

@@ -1,8 +1,9 @@
 /*
  * The UUID, command ids and reply layouts of OP-TEE's statistics pseudo
- * TA (xtest --stats, and os_test's check for a pager). swtee has no pseudo
- * TAs: a session to this UUID fails with TEEC_ERROR_ITEM_NOT_FOUND. `swtee
- * status` shows what the TEE holds instead.
+ * TA (xtest --stats, and os_test's check for a pager). swtee serves it as a
+ * built-in TA image: TA_STATS (the caller's user's TAs) and GET_TIME; the
+ * other commands are TEE_ERROR_NOT_SUPPORTED (docs/ta-development.md,
+ * "Pseudo-TAs"). `swtee status` shows what the TEE holds.
  */
 #ifndef PTA_STATS_H
 #define PTA_STATS_H

@@ -6,11 +6,15 @@
  * analogue for is TEEC_ERROR_NOT_SUPPORTED from the TA, not a success.
  */
 #include <string.h>
+#include <time.h>
 
 #include <pta_invoke_tests.h>
+#include <pta_stats.h>
 #include <tee_client_api.h>
 
 #include "adbg.h"
+#include "ta_basic.h"
+#include "ta_hostile.h"
 #include "xtest_helpers.h"
 
 static const TEEC_UUID invoke_uuid = PTA_INVOKE_TESTS_UUID;
@@ -159,3 +163,117 @@ static void xtest_tee_test_1061(ADBG_Case_t *c)
 	TEEC_CloseSession(&s);
 }
 ADBG_CASE_DEFINE(regression, 1061, xtest_tee_test_1061, "Invoke-tests pseudo-TA");
+
+/*
+ * regression 1062: the stats pseudo-TA. TA_STATS lists the TAs the caller's
+ * user runs with their session counts (a short buffer gets the size
+ * needed), GET_TIME gives the REE and TEE times, and OP-TEE's core figures
+ * swtee lacks are not supported.
+ */
+static const TEEC_UUID stats_uuid = STATS_UUID;
+static const TEEC_UUID basic_uuid = TA_BASIC_UUID;
+
+/* Does the list of n entries hold the basic TA with one session? */
+static bool lists_basic(const struct pta_stats_ta *st, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!memcmp(&st[i].uuid, &basic_uuid, sizeof(basic_uuid)) && st[i].sess_num == 1 &&
+		    !st[i].panicked)
+			return true;
+	return false;
+}
+
+static void test_ta_stats(ADBG_Case_t *c, TEEC_Session *s)
+{
+	struct pta_stats_ta st[8];
+	TEEC_Operation op = TEEC_OPERATION_INITIALIZER;
+	TEEC_Session b = {0};
+	uint32_t orig = 0;
+	size_t need = 0;
+
+	if (!ADBG_EXPECT_TEEC_SUCCESS(c, xtest_teec_open_session(&b, &basic_uuid, NULL, &orig)))
+		return;
+	op.paramTypes = TEEC_PARAM_TYPES(TEEC_MEMREF_TEMP_OUTPUT, TEEC_NONE, TEEC_NONE, TEEC_NONE);
+	ADBG_EXPECT_TEEC_RESULT(c, TEEC_ERROR_SHORT_BUFFER,
+				call(s, STATS_CMD_TA_STATS, &op, &orig));
+	need = op.params[0].tmpref.size;
+	ADBG_EXPECT_COMPARE_UNSIGNED(c, need % sizeof(st[0]), ==, 0);
+	ADBG_EXPECT_COMPARE_UNSIGNED(c, need, >=, sizeof(st[0]));
+	op.params[0].tmpref.buffer = st;
+	op.params[0].tmpref.size = sizeof(st);
+	if (ADBG_EXPECT_TEEC_SUCCESS(c, call(s, STATS_CMD_TA_STATS, &op, &orig)))
+		ADBG_EXPECT_TRUE(c, lists_basic(st, op.params[0].tmpref.size / sizeof(st[0])));
+	TEEC_CloseSession(&b);
+}
+
+static void test_stats_time(ADBG_Case_t *c, TEEC_Session *s)
+{
+	TEEC_Operation op = TEEC_OPERATION_INITIALIZER;
+	uint32_t orig = 0;
+	uint32_t now = (uint32_t)time(NULL);
+
+	op.paramTypes =
+	    TEEC_PARAM_TYPES(TEEC_VALUE_OUTPUT, TEEC_VALUE_OUTPUT, TEEC_NONE, TEEC_NONE);
+	if (!ADBG_EXPECT_TEEC_SUCCESS(c, call(s, STATS_CMD_GET_TIME, &op, &orig)))
+		return;
+	ADBG_EXPECT_COMPARE_UNSIGNED(c, op.params[0].value.a + 5, >=, now);
+	ADBG_EXPECT_COMPARE_UNSIGNED(c, op.params[0].value.a, <=, now + 5);
+	ADBG_EXPECT_COMPARE_UNSIGNED(c, op.params[0].value.b, <, 1000);
+	ADBG_EXPECT_COMPARE_UNSIGNED(c, op.params[1].value.b, <, 1000);
+	op.paramTypes = TEEC_PARAM_TYPES(TEEC_VALUE_INPUT, TEEC_NONE, TEEC_NONE, TEEC_NONE);
+	ADBG_EXPECT_TEEC_RESULT(c, TEEC_ERROR_BAD_PARAMETERS,
+				call(s, STATS_CMD_GET_TIME, &op, &orig));
+	ADBG_EXPECT_TEEC_RESULT(c, TEEC_ERROR_BAD_PARAMETERS,
+				call(s, STATS_CMD_TA_STATS, NULL, &orig));
+}
+
+static void test_stats_not_supported(ADBG_Case_t *c, TEEC_Session *s)
+{
+	static const uint32_t cmds[] = {STATS_CMD_PAGER_STATS, STATS_CMD_ALLOC_STATS,
+					STATS_CMD_MEMLEAK_STATS, STATS_CMD_PRINT_DRIVER_INFO};
+	uint32_t orig = 0;
+
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		ADBG_EXPECT_TEEC_RESULT(c, TEEC_ERROR_NOT_SUPPORTED, call(s, cmds[i], NULL, &orig));
+}
+
+/* Another TA that sends the stats request ends; the pseudo-TA carries on. */
+static void test_stats_forged(ADBG_Case_t *c, TEEC_Session *s)
+{
+	static const TEEC_UUID hostile_uuid = TA_HOSTILE_UUID;
+	TEEC_Operation op = TEEC_OPERATION_INITIALIZER;
+	TEEC_Session h = {0};
+	uint32_t orig = 0;
+
+	if (!ADBG_EXPECT_TEEC_SUCCESS(c, xtest_teec_open_session(&h, &hostile_uuid, NULL, &orig)))
+		return;
+	ADBG_EXPECT_TEEC_RESULT(c, TEEC_ERROR_TARGET_DEAD,
+				call(&h, TA_HOSTILE_CMD_FORGE_STATS, NULL, &orig));
+	TEEC_CloseSession(&h);
+	op.paramTypes =
+	    TEEC_PARAM_TYPES(TEEC_VALUE_OUTPUT, TEEC_VALUE_OUTPUT, TEEC_NONE, TEEC_NONE);
+	ADBG_EXPECT_TEEC_SUCCESS(c, call(s, STATS_CMD_GET_TIME, &op, &orig));
+}
+
+static void xtest_tee_test_1062(ADBG_Case_t *c)
+{
+	TEEC_Session s = {0};
+	uint32_t orig = 0;
+
+	if (!ADBG_EXPECT_TEEC_SUCCESS(c, xtest_teec_open_session(&s, &stats_uuid, NULL, &orig)))
+		return;
+	Do_ADBG_BeginSubCase(c, "TA_STATS: the TAs running, with their sessions");
+	test_ta_stats(c, &s);
+	Do_ADBG_EndSubCase(c, NULL);
+	Do_ADBG_BeginSubCase(c, "GET_TIME: REE and TEE time");
+	test_stats_time(c, &s);
+	Do_ADBG_EndSubCase(c, NULL);
+	Do_ADBG_BeginSubCase(c, "OP-TEE's core figures are not supported");
+	test_stats_not_supported(c, &s);
+	Do_ADBG_EndSubCase(c, NULL);
+	Do_ADBG_BeginSubCase(c, "A stats request from another TA ends that TA");
+	test_stats_forged(c, &s);
+	Do_ADBG_EndSubCase(c, NULL);
+	TEEC_CloseSession(&s);
+}
+ADBG_CASE_DEFINE(regression, 1062, xtest_tee_test_1062, "Stats pseudo-TA");

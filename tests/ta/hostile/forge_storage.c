@@ -152,6 +152,17 @@ TEE_Result hostile_forge_derive(void)
 	return TEE_ERROR_GENERIC;
 }
 
+/* Asks the core for the stats pseudo-TA's list of TAs: the core ends the instance. */
+TEE_Result hostile_forge_stats(void)
+{
+	static const uint32_t req = MSG_CTL_STATS;
+	uint8_t in[64];
+	struct msg_fds fds;
+
+	(void)rt_ctl_call_fd(&req, sizeof(req), -1, MSG_CTL_STATS_RSP, in, sizeof(in), &fds);
+	return TEE_ERROR_GENERIC;
+}
+
 TEE_Result hostile_raw_open_ta(TEE_Param p[TEE_NUM_PARAMS])
 {
 	static int held[256];

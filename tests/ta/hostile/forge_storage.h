@@ -14,5 +14,7 @@ TEE_Result hostile_raw_open_ta(TEE_Param p[TEE_NUM_PARAMS]);
 
 /* A key derivation request the core must refuse by ending the instance. */
 TEE_Result hostile_forge_derive(void);
+/* A stats request, which only the stats pseudo-TA may make. */
+TEE_Result hostile_forge_stats(void);
 
 #endif

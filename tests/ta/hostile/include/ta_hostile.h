@@ -64,6 +64,8 @@
 #define TA_HOSTILE_CMD_COMMIT 26
 /* Writes value[0].a lines "flood N" (N from 1) to stdout as fast as it can. */
 #define TA_HOSTILE_CMD_FLOOD 27
+/* The stats pseudo-TA's request to the core, which no other TA may send. */
+#define TA_HOSTILE_CMD_FORGE_STATS 28
 
 /*
  * Single-instance, multi-session, keep-alive builds of the hostile TA
