@@ -165,8 +165,9 @@ static void stats_entry(struct buf_reader *r, void *out)
 
 /*
  * memref out: a pta_stats_ta for each TA the caller's user runs, from the
- * core. An instance that panicked has ended, so none listed has; the heap
- * figures are zero: only each instance knows its own.
+ * core; a NULL buffer asks for the size (TEE_ERROR_SHORT_BUFFER, even for
+ * none, as OP-TEE's xtest --stats expects). An instance that panicked has ended, so none listed
+ * has; the heap figures are zero: only each instance knows its own.
  */
 static TEE_Result stats_tas(uint32_t types, TEE_Param p[TEE_NUM_PARAMS])
 {
@@ -192,7 +193,7 @@ static TEE_Result stats_tas(uint32_t types, TEE_Param p[TEE_NUM_PARAMS])
 	buf_get_u32(&r, &n);
 	if (!buf_ok(&r) || res || n > PROTO_STATS_TAS_MAX)
 		return res ? res : TEE_ERROR_COMMUNICATION;
-	if (p[0].memref.size < n * each || (n && !out)) {
+	if (!out || p[0].memref.size < n * each) { /* NULL: a query of the size */
 		p[0].memref.size = n * each;
 		return TEE_ERROR_SHORT_BUFFER;
 	}
