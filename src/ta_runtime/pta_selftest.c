@@ -197,7 +197,8 @@ static bool random_test(void)
 
 	TEE_GenerateRandom(a, sizeof(a));
 	TEE_GenerateRandom(b, sizeof(b));
-	return memcmp(a, b, sizeof(a)) && memcmp(a, zero, sizeof(a)) && memcmp(b, zero, sizeof(b));
+	return memcmp(a, b, sizeof(a)) != 0 && memcmp(a, zero, sizeof(a)) != 0 &&
+	       memcmp(b, zero, sizeof(b)) != 0;
 }
 
 static const struct self_test tests[] = {
