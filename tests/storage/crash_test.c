@@ -17,7 +17,10 @@
  * or an object too many fails the test.
  *
  * usage: storage-crash --swtee PATH --state DIR [--trials N] [--seed S]
- * The trial count defaults to $SWTEE_CRASH_TRIALS, else 200.
+ *                      [--scenario replay-truncate]
+ * The trial count defaults to $SWTEE_CRASH_TRIALS, else 200. A scenario
+ * runs scripted trials instead, each killing the core at a set change
+ * (struct plan), then the clean run that checks the last.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -43,6 +46,9 @@
 #define OPS_PER_TRIAL 8
 #define MAX_SIZE (1u << 20)
 #define CHUNK (1u << 20)
+#define USAGE                                                                                      \
+	"usage: storage-crash --swtee PATH --state DIR [--trials N] [--seed S] [--scenario "       \
+	"replay-truncate]"
 
 enum op_kind { OP_CREATE, OP_WRITE, OP_TRUNC, OP_RENAME, OP_DELETE };
 
@@ -442,17 +448,71 @@ static void sleep_us(long us)
 	nanosleep(&ts, NULL);
 }
 
-/* One trial; returns true when the kill landed inside a change. */
+/*
+ * A scripted trial (--scenario): its changes, and the one at whose start
+ * the core is killed, at once (nops: none; the run ends cleanly).
+ */
+struct plan {
+	int nops;
+	int kill_at;
+	struct op ops[OPS_PER_TRIAL];
+};
+
+#define BLK 4096u
+
+/*
+ * replay-truncate: an object's first map page written with ten entries,
+ * then the object cut to two whole blocks and grown back to ten by a
+ * truncation, which writes no page (the entries past the cut read as
+ * holes), then the core killed. The next load replays all three records;
+ * the page must come out of it as the cut left it.
+ */
+static const struct plan replay_truncate[] = {
+    {.nops = 1, .kill_at = 1, .ops = {{.kind = OP_CREATE, .seed = 1, .len = 10 * BLK}}},
+    {.nops = 4,
+     .kill_at = 3,
+     .ops = {{.kind = OP_WRITE, .seed = 2, .off = 5 * BLK, .len = BLK},
+	     {.kind = OP_TRUNC, .len = 2 * BLK},
+	     {.kind = OP_TRUNC, .len = 10 * BLK},
+	     {.kind = OP_CREATE, .id = 1, .seed = 3, .len = 100}}},
+};
+
+/* The trials of the scenario name, and their count in *n. */
+static const struct plan *scenario(const char *name, uint32_t *n)
+{
+	if (strcmp(name, "replay-truncate") != 0)
+		st_die("no scenario %s; " USAGE, name);
+	*n = sizeof(replay_truncate) / sizeof(replay_truncate[0]);
+	return replay_truncate;
+}
+
+/* The changes of a trial: the plan's, or random ones valid on the model. */
+static void plan_ops(const struct plan *plan, struct op ops[OPS_PER_TRIAL])
+{
+	struct obj sim[NOBJ];
+
+	if (plan) {
+		memcpy(ops, plan->ops, sizeof(plan->ops));
+		return;
+	}
+	model_copy(sim, model);
+	for (int k = 0; k < OPS_PER_TRIAL; k++) {
+		gen(sim, &ops[k]);
+		apply(sim, &ops[k]);
+	}
+	model_free(sim);
+}
+
+/* One trial (scripted by plan, or random); returns true when the kill landed inside a change. */
 static bool trial(const char *swtee, const char *state, const char *self, uint32_t t, bool last,
-		  uint32_t *kills_core, bool *again)
+		  const struct plan *plan, uint32_t *kills_core, bool *again)
 {
 	char script[4096];
 	char dump[4096];
 	char fdarg[16];
 	struct op ops[OPS_PER_TRIAL];
-	struct obj sim[NOBJ];
 	int pfd[2];
-	int nops = last ? 0 : OPS_PER_TRIAL;
+	int nops = last ? 0 : plan ? plan->nops : OPS_PER_TRIAL;
 	int kill_at =
 	    last || getenv("SWTEE_CRASH_NO_KILL") ? OPS_PER_TRIAL : (int)rnd(OPS_PER_TRIAL + 1);
 	long delay = rnd(4) ? (long)rnd(3000) : (long)rnd(30000);
@@ -468,12 +528,12 @@ static bool trial(const char *swtee, const char *state, const char *self, uint32
 
 	snprintf(script, sizeof(script), "%s.script", state);
 	snprintf(dump, sizeof(dump), "%s.dump", state);
-	model_copy(sim, model);
-	for (int k = 0; k < OPS_PER_TRIAL; k++) {
-		gen(sim, &ops[k]);
-		apply(sim, &ops[k]);
+	plan_ops(plan, ops);
+	if (plan && !last) {
+		kill_at = plan->kill_at;
+		delay = 0;
+		core = true;
 	}
-	model_free(sim);
 	f = fopen(script, "we");
 	if (!f || fwrite(ops, sizeof(ops[0]), (size_t)nops, f) != (size_t)nops)
 		st_die("cannot write %s", script);
@@ -632,6 +692,7 @@ int main(int argc, char **argv)
 	uint32_t seed = (uint32_t)time(NULL);
 	uint32_t inside = 0;
 	uint32_t kills_core = 0;
+	const struct plan *plans = NULL;
 	char self[4096];
 
 	if (argc > 1 && !strcmp(argv[1], "--client"))
@@ -645,12 +706,13 @@ int main(int argc, char **argv)
 			trials = (uint32_t)strtoul(argv[++i], NULL, 10);
 		else if (!strcmp(argv[i], "--seed") && i + 1 < argc)
 			seed = (uint32_t)strtoul(argv[++i], NULL, 10);
+		else if (!strcmp(argv[i], "--scenario") && i + 1 < argc)
+			plans = scenario(argv[++i], &trials);
 		else
-			st_die("usage: storage-crash --swtee PATH --state DIR [--trials N] [--seed "
-			       "S]");
+			st_die(USAGE);
 	}
 	if (!swtee || !state)
-		st_die("usage: storage-crash --swtee PATH --state DIR [--trials N] [--seed S]");
+		st_die(USAGE);
 	if (st_run_self(self, sizeof(self)))
 		st_die("cannot find myself");
 	srandom(seed);
@@ -667,7 +729,9 @@ int main(int argc, char **argv)
 		/* The last run (t == trials) resolves the doubt of the one before. */
 		do {
 			again = false;
-			inside += trial(swtee, state, self, t, t == trials, &kills_core, &again);
+			inside +=
+			    trial(swtee, state, self, t, t == trials,
+				  plans && t < trials ? &plans[t] : NULL, &kills_core, &again);
 		} while (again && ++tries < 3);
 		if (again)
 			st_die("trial %u: the client cannot reach the storage TA", t);

@@ -176,7 +176,7 @@ struct apply {
 	struct store *s;
 	struct fsb *b;
 	bool ree;	     /* copied by the supplicant from the REE journal */
-	bool replay;	     /* recovery: truncations are left out (see meta_apply) */
+	bool replay;	     /* recovery: data file truncations are left out (apply_truncate) */
 	uint64_t rec;	     /* REE: the record's offset there */
 	const uint8_t *bulk; /* not REE: the bulk in memory, written from the window */
 	uint64_t bulk_len;

@@ -337,11 +337,17 @@ static bool apply_truncate(struct store *s, struct apply *a, struct buf_reader *
 	if (!get_file_at(r, fid, &kind, &off))
 		return false;
 	/*
-	 * Replayed, a truncation could cut what a later record wrote in
-	 * place: it is left out (a longer file holds only bytes nothing
-	 * refers to).
+	 * Replayed, a truncation of a data file could cut what a later
+	 * record wrote there in place: it is left out (a longer data file
+	 * holds only bytes no map entry refers to). A map file is written
+	 * by records' images alone, which replay in order after it, and
+	 * must end where the cut left it: the entries of a page past the
+	 * end of its file read as holes (map.c), and a later truncation up
+	 * relies on that, writing no page. Left out, the replay of an
+	 * earlier, longer image of the page would show its old entries
+	 * there, and the object would fail its check.
 	 */
-	if (a && !a->replay) {
+	if (a && (!a->replay || kind != 0)) {
 		file_name(fid, kind, name);
 		fsb_truncate(a->b, name, off);
 	}
