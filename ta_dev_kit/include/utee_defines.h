@@ -275,13 +275,22 @@ static inline TEE_Time utee_time_sub(TEE_Time a, TEE_Time b)
 #define TEE_U16_TO_BIG_ENDIAN(x) TEE_U16_BSWAP(x)
 #define TEE_U32_TO_BIG_ENDIAN(x) TEE_U32_BSWAP(x)
 #define TEE_U64_TO_BIG_ENDIAN(x) TEE_U64_BSWAP(x)
+#define TEE_U16_TO_LITTLE_ENDIAN(x) ((uint16_t)(x))
+#define TEE_U32_TO_LITTLE_ENDIAN(x) ((uint32_t)(x))
+#define TEE_U64_TO_LITTLE_ENDIAN(x) ((uint64_t)(x))
 #else
 #define TEE_U16_TO_BIG_ENDIAN(x) ((uint16_t)(x))
 #define TEE_U32_TO_BIG_ENDIAN(x) ((uint32_t)(x))
 #define TEE_U64_TO_BIG_ENDIAN(x) ((uint64_t)(x))
+#define TEE_U16_TO_LITTLE_ENDIAN(x) TEE_U16_BSWAP(x)
+#define TEE_U32_TO_LITTLE_ENDIAN(x) TEE_U32_BSWAP(x)
+#define TEE_U64_TO_LITTLE_ENDIAN(x) TEE_U64_BSWAP(x)
 #endif
 #define TEE_U16_FROM_BIG_ENDIAN(x) TEE_U16_TO_BIG_ENDIAN(x)
 #define TEE_U32_FROM_BIG_ENDIAN(x) TEE_U32_TO_BIG_ENDIAN(x)
 #define TEE_U64_FROM_BIG_ENDIAN(x) TEE_U64_TO_BIG_ENDIAN(x)
+#define TEE_U16_FROM_LITTLE_ENDIAN(x) TEE_U16_TO_LITTLE_ENDIAN(x)
+#define TEE_U32_FROM_LITTLE_ENDIAN(x) TEE_U32_TO_LITTLE_ENDIAN(x)
+#define TEE_U64_FROM_LITTLE_ENDIAN(x) TEE_U64_TO_LITTLE_ENDIAN(x)
 
 #endif /* UTEE_DEFINES_H */

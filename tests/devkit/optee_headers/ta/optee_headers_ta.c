@@ -17,10 +17,15 @@
 #include <bitstring.h>
 #include <config.h>
 #include <confine_array_index.h>
+#include <elf32.h>
+#include <elf64.h>
+#include <elf_common.h>
 #include <fault_mitigation.h>
 #include <mempool.h>
 #include <memtag.h>
 #include <printk.h>
+#include <pta_qcom_pas.h>
+#include <remoteproc_pta.h>
 #include <string_ext.h>
 #include <sys/queue.h>
 #include <trace.h>
@@ -58,6 +63,11 @@ COMPILE_TIME_ASSERT(FTMN_STEP_COUNT2(1, 1) == FTMN_INCR0 + FTMN_INCR1);
 COMPILE_TIME_ASSERT(bitstr_size(17) == 3);
 COMPILE_TIME_ASSERT(TEE_USER_MEM_HINT_NO_FILL_ZERO == 0x80000000);
 COMPILE_TIME_ASSERT(TA_FLAG_CACHE_MAINTENANCE == BIT(7));
+COMPILE_TIME_ASSERT(sizeof(Elf32_Size) == 4 && sizeof(Elf64_Size) == 8 && sizeof(Elf_Note) == 12);
+COMPILE_TIME_ASSERT(ELF64_R_TYPE_ID(ELF64_R_TYPE_INFO(0x123456, 0x7f)) == 0x7f);
+COMPILE_TIME_ASSERT(ELF64_R_TYPE_DATA(ELF64_R_TYPE_INFO(0x123456, 0x7f)) == 0x123456);
+COMPILE_TIME_ASSERT(PTA_RPROC_FIRMWARE_LOAD == 2 && PTA_REMOTEPROC_RELEASE == 9);
+COMPILE_TIME_ASSERT(PTA_QCOM_PAS_IS_SUPPORTED == 1 && PTA_QCOM_PAS_VERIFY_IMAGE == 9);
 static const char uuid_fmt_check[] = "%" PRIu32 "/%" PRIx64 "/%" PRIxVA "/%" PRIxPA;
 
 #define CHECK(cond)                                                                                \
@@ -378,6 +388,33 @@ static int counted(int *calls, int v, struct ftmn_func_arg *arg)
 	return v;
 }
 
+/* remoteproc's ELF parsing and byte order macros, and its pseudo TA (absent). */
+static TEE_Result check_elf_pta(void)
+{
+	static const uint8_t le32[4] = {0x44, 0x33, 0x22, 0x11};
+	const TEE_UUID rproc = PTA_RPROC_UUID;
+	struct rproc_pta_key_info key = {.info_size = 16};
+	Elf32_Ehdr ehdr = {.e_ident = {ELFMAG0, 'E', 'L', 'F', ELFCLASS32}};
+	TEE_TASessionHandle sess = TEE_HANDLE_NULL;
+	uint32_t v = 0;
+	uint32_t origin = 0;
+
+	CHECK(IS_ELF(ehdr) && ehdr.e_ident[EI_CLASS] == ELFCLASS32);
+	ehdr.e_ident[EI_MAG3] = 'G';
+	CHECK(!IS_ELF(ehdr));
+	memcpy(&v, le32, sizeof(v));
+	CHECK(TEE_U32_FROM_LITTLE_ENDIAN(v) == 0x11223344 &&
+	      TEE_U32_TO_LITTLE_ENDIAN(v) == 0x11223344);
+	CHECK(TEE_U32_FROM_BIG_ENDIAN(v) == 0x44332211);
+	CHECK(TEE_U16_FROM_LITTLE_ENDIAN((uint16_t)v) == 0x3344 &&
+	      TEE_U64_TO_LITTLE_ENDIAN(v) == v);
+	CHECK(rproc_pta_keyinfo_size(&key) == sizeof(key) + 16 &&
+	      rproc_pta_keyinfo_size(NULL) == 0);
+	CHECK(TEE_OpenTASession(&rproc, TEE_TIMEOUT_INFINITE, 0, NULL, &sess, &origin) ==
+	      TEE_ERROR_ITEM_NOT_FOUND);
+	return TEE_SUCCESS;
+}
+
 static TEE_Result check_misc(bool heap_uncounted)
 {
 	static const uint8_t dump[20] = {0xde, 0xad, 0xbe, 0xef};
@@ -437,6 +474,8 @@ static TEE_Result cmd_helpers(uint32_t types, TEE_Param params[4])
 		res = check_bitstring();
 	if (!res)
 		res = check_queues();
+	if (!res)
+		res = check_elf_pta();
 	if (!res)
 		res = check_misc(params[0].value.a == 1);
 	return res;
