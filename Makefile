@@ -7,6 +7,9 @@
 #   make deb      Debian packages in build/deb (debian/), checked by lintian
 #   make test-deb the packages installed in a fresh Debian root, xtest against them
 #   make test-vm  a QEMU guest (Debian's kernel, TCG) with the fTPM as its TPM
+#   make bench-vm-hmac  guest kernels built with and without CONFIG_TCG_TPM2_HMAC
+#                 (Debian's linux-source-6.12), tpm2_createprimary timed in the
+#                 guest on the fTPM and on swtpm (VM_HMAC_RUNS=20 boots each; TCG: slow)
 # Missing Debian packages are installed when run as root; otherwise the
 # command to install them is printed.
 
@@ -33,6 +36,11 @@ DEBIAN_PACKAGES := gcc make cmake pkg-config openssl libssl-dev libseccomp-dev l
 
 # What make test-vm needs (tests/tpm/vm_qemu.sh).
 VM_PACKAGES := qemu-system-x86 busybox-static linux-image-amd64 cpio
+# What make bench-vm-hmac needs (tests/tpm/vm_hmac_bench.sh): the kernel's
+# source and what builds it.
+VM_HMAC_PACKAGES := qemu-system-x86 busybox-static cpio linux-source-6.12 bc bison flex \
+	libelf-dev xz-utils
+VM_HMAC_RUNS ?= 20
 
 # What the report's test needs (tests/report): a browser to open it, a JSON Schema validator.
 REPORT_PACKAGES := chromium python3-jsonschema
@@ -195,6 +203,10 @@ test-deb: deb
 test-vm: build
 	@$(MAKE) --no-print-directory deps DEBIAN_PACKAGES="$(VM_PACKAGES)"
 	tests/tpm/vm_qemu.sh $(BUILD)
+
+bench-vm-hmac: build
+	@$(MAKE) --no-print-directory deps DEBIAN_PACKAGES="$(VM_HMAC_PACKAGES)"
+	tests/tpm/vm_hmac_bench.sh $(BUILD) $(VM_HMAC_RUNS)
 
 clean:
 	rm -rf $(BUILD) $(BUILD_ASAN) $(BUILD_FUZZ)
