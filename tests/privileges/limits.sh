@@ -75,6 +75,8 @@ check "user b's STATUS: its own sessions only" "^TA instances: +0 sessions: +0 $
 	"$(as_user swtee-t-b "$run/build/bin/swtee" status | grep -E "instances|sessions" | tr '\n' ' ')"
 check "root's STATUS: the whole TEE's" "^TA instances: +4 sessions: +4 $" \
 	"$("$run/build/bin/swtee" status | grep -E "instances|sessions" | tr '\n' ' ')"
+check "user b's stats pseudo-TA: its own TA only, none of user a's 4" "^stats 1 0$" \
+	"$(once swtee-t-b stats 1)"
 # Memory: a TA of TA_DATA_SIZE 1 MiB has its runtime's slack, not 500 MiB.
 check "a TA commits 8 MiB with malloc (the runtime's slack)" "^commit 1 0$" \
 	"$(once swtee-t-b commit 8 malloc)"

@@ -8,6 +8,8 @@
  *                              session is a process of its own
  *   limits_client fanout N     a session on the hostile TA, which opens N
  *                              sessions on the basic TA, TA to TA
+ *   limits_client stats N      N sessions on the basic TA, then how many TAs
+ *                              the stats pseudo-TA lists for this user
  *   limits_client commit N malloc|mmap|memfd
  *                              the hostile TA commits N MiB that way: "got"
  *                              is 1 if it had it all
@@ -18,6 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <pta_stats.h>
 
 #include <tee_client_api.h>
 
@@ -113,6 +117,28 @@ static unsigned commit(unsigned mib, const char *how, TEEC_Result *refusal)
 	return *refusal ? 0 : op.params[1].value.a;
 }
 
+static unsigned stats(unsigned n, TEEC_Result *refusal)
+{
+	static const TEEC_UUID stats_uuid = STATS_UUID;
+	struct pta_stats_ta st[MAX_HOLD + 1];
+	TEEC_Operation op;
+	TEEC_Session s = {0};
+	uint32_t orig = 0;
+
+	memset(&op, 0, sizeof(op));
+	if (conns(n, refusal) != n)
+		return 0;
+	*refusal = open_on(&ctx[0], &s, &stats_uuid);
+	if (*refusal)
+		return 0;
+	op.paramTypes = TEEC_PARAM_TYPES(TEEC_MEMREF_TEMP_OUTPUT, TEEC_NONE, TEEC_NONE, TEEC_NONE);
+	op.params[0].tmpref.buffer = st;
+	op.params[0].tmpref.size = sizeof(st);
+	*refusal = TEEC_InvokeCommand(&s, STATS_CMD_TA_STATS, &op, &orig);
+	TEEC_CloseSession(&s);
+	return *refusal ? 0 : (unsigned)(op.params[0].tmpref.size / sizeof(st[0]));
+}
+
 int main(int argc, char **argv)
 {
 	TEEC_Result refusal = TEEC_SUCCESS;
@@ -124,8 +150,9 @@ int main(int argc, char **argv)
 
 	if (argc < 3 || (n > MAX_HOLD && !commits) ||
 	    ((!strcmp(argv[1], "sessions") || commits) && argc != 4)) {
-		fprintf(stderr, "usage: limits_client conns|sessions|fanout N [single|multi]\n"
-				"       limits_client commit MIB malloc|mmap|memfd\n");
+		fprintf(stderr,
+			"usage: limits_client conns|sessions|fanout|stats N [single|multi]\n"
+			"       limits_client commit MIB malloc|mmap|memfd\n");
 		return 2;
 	}
 	if (commits)
@@ -134,6 +161,8 @@ int main(int argc, char **argv)
 		got = conns(n, &refusal);
 	else if (!strcmp(argv[1], "sessions"))
 		got = sessions(n, argv[3], &refusal);
+	else if (!strcmp(argv[1], "stats"))
+		got = stats(n, &refusal);
 	else
 		got = fanout(n, &refusal);
 	printf("%s %u %x\n", argv[1], got, refusal);
