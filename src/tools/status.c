@@ -1,6 +1,7 @@
 /* swtee status: asks the core what it holds right now. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
@@ -12,9 +13,59 @@
 #include "proto.h"
 #include "status.h"
 
-int swtee_status_main(int argc, char **argv)
+/* A connection to the core at path, or -1 with errno set. */
+static int status_connect(const char *path)
 {
 	struct sockaddr_un sa = {.sun_family = AF_UNIX};
+	int fd = -1;
+
+	if (strlen(path) >= sizeof(sa.sun_path)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	strcpy(sa.sun_path, path);
+	fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+	if (fd >= 0 && connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
+		int err = errno;
+
+		close(fd);
+		fd = -1;
+		errno = err;
+	}
+	return fd;
+}
+
+/*
+ * The core a client would reach (libteec's order): the user's own TEE, then
+ * the system's unless SWTEE_SOCKET names one. path gets the one that
+ * answered, or the user's own when none did.
+ */
+static int status_find(char *path, size_t n)
+{
+	const char *env = getenv("SWTEE_SOCKET");
+	int fd = -1;
+	int err = 0;
+
+	if (paths_default_socket(path, n)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	fd = status_connect(path);
+	err = errno;
+	if (fd < 0 && !(env && *env) && (err == ENOENT || err == ECONNREFUSED)) {
+		fd = status_connect(SWTEE_SYSTEM_SOCKET);
+		if (fd >= 0)
+			snprintf(path, n, "%s", SWTEE_SYSTEM_SOCKET);
+		else if (errno != ENOENT && errno != ECONNREFUSED)
+			err = errno;
+		else
+			errno = err;
+	}
+	return fd;
+}
+
+int swtee_status_main(int argc, char **argv)
+{
 	char path[SWTEE_PATH_MAX];
 	uint8_t out[4];
 	uint8_t in[64];
@@ -32,15 +83,15 @@ int swtee_status_main(int argc, char **argv)
 		fprintf(stderr, "usage: swtee status [--properties [UUID|FILE.ta]]\n");
 		return 2;
 	}
-	if (paths_default_socket(path, sizeof(path)) || strlen(path) >= sizeof(sa.sun_path))
-		return 1;
-	strcpy(sa.sun_path, path);
-	fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
-	if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
+	fd = status_find(path, sizeof(path));
+	if (fd < 0) {
+		const char *env = getenv("SWTEE_SOCKET");
+
 		fprintf(stderr,
-			"swtee status: no TEE at %s (%s).\n"
+			"swtee status: no TEE at %s%s%s (%s).\n"
 			"Start one with: swtee run -- swtee status\n",
-			path, strerror(errno));
+			path, env && *env ? "" : " nor at ", env && *env ? "" : SWTEE_SYSTEM_SOCKET,
+			strerror(errno));
 		return 1;
 	}
 	buf_writer_init(&w, out, sizeof(out));

@@ -54,6 +54,9 @@ if [ ! -e /run/swtee/tee.sock ]; then
 	expect "a client, no TEE of the user's nor of the system" \
 		"no TEE at $nowhere/swtee/tee.sock nor at /run/swtee/tee.sock" \
 		env -u SWTEE_SOCKET XDG_RUNTIME_DIR="$nowhere" "$BUILD/bin/xtest" 1001
+	expect "swtee status, no TEE of the user's nor of the system" \
+		"no TEE at $nowhere/swtee/tee.sock nor at /run/swtee/tee.sock" \
+		env -u SWTEE_SOCKET XDG_RUNTIME_DIR="$nowhere" "$BUILD/bin/swtee" status
 fi
 # Without a TEE of the user's, the system's: root only, and only where
 # there is no system TEE to disturb (a CI machine).
@@ -66,6 +69,10 @@ s.bind("/run/swtee/tee.sock"); s.listen(4)
 print("up", flush=True)
 c, _ = s.accept()
 print("connected", flush=True)
+c.close()
+c, _ = s.accept()
+if c.recv(64) == (0x102).to_bytes(4, "little"):
+    c.send(b"".join(v.to_bytes(4, "little") for v in (0x182, 3, 4, 1, 1)))
 ' > "$nowhere/listener.out" &
 	lp=$!
 	for _ in 1 2 3 4 5 6 7 8 9 10; do
@@ -74,12 +81,21 @@ print("connected", flush=True)
 	done
 	env -u SWTEE_SOCKET XDG_RUNTIME_DIR="$nowhere" "$BUILD/bin/xtest" 1001 \
 		> "$nowhere/xtest.out" 2>&1
+	env -u SWTEE_SOCKET XDG_RUNTIME_DIR="$nowhere" "$BUILD/bin/swtee" status \
+		> "$nowhere/status.out" 2>&1
 	wait "$lp"
 	if grep -q connected "$nowhere/listener.out" && ! grep -q "no TEE" "$nowhere/xtest.out"; then
 		pass=$((pass + 1)); echo "ok   a client without a TEE of its own reaches /run/swtee/tee.sock"
 	else
 		fail=$((fail + 1)); echo "FAIL the client did not fall back to /run/swtee/tee.sock"
 		cat "$nowhere/xtest.out"
+	fi
+	if grep -q "^socket: *\/run\/swtee\/tee.sock$" "$nowhere/status.out" &&
+		grep -q "^sessions: *4$" "$nowhere/status.out"; then
+		pass=$((pass + 1)); echo "ok   swtee status without a TEE of its own asks /run/swtee/tee.sock"
+	else
+		fail=$((fail + 1)); echo "FAIL swtee status did not fall back to /run/swtee/tee.sock"
+		cat "$nowhere/status.out"
 	fi
 	rm -rf /run/swtee
 fi
