@@ -28,7 +28,6 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
-#include <sys/un.h>
 #include <unistd.h>
 
 #include <tee_client_api.h>
@@ -63,30 +62,6 @@ static pthread_mutex_t *ctx_lock(const TEEC_Context *ctx)
 	return &ctx_locks[(unsigned int)ctx->imp.fd % 64];
 }
 
-/* A connection to the core listening on path: the descriptor, or -1 with errno set. */
-static int core_connect(const char *path)
-{
-	struct sockaddr_un sa = {.sun_family = AF_UNIX};
-	int fd = -1;
-
-	if (strlen(path) >= sizeof(sa.sun_path)) {
-		errno = ENAMETOOLONG;
-		return -1;
-	}
-	strcpy(sa.sun_path, path);
-	fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return -1;
-	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
-		int e = errno;
-
-		close(fd);
-		errno = e;
-		return -1;
-	}
-	return fd;
-}
-
 /* Whether libteec may say why it found no TEE (SWTEE_TEEC_LOG_LEVEL=0: no). */
 static bool may_log(void)
 {
@@ -119,10 +94,10 @@ TEEC_Result TEEC_InitializeContext(const char *name, TEEC_Context *context)
 		/* The user's own TEE first, then the system's, unless one was named. */
 		fallback = !(env && *env);
 	}
-	fd = core_connect(path);
+	fd = msg_connect(path);
 	err = errno;
 	if (fd < 0 && fallback && (err == ENOENT || err == ECONNREFUSED)) {
-		fd = core_connect(SWTEE_SYSTEM_SOCKET);
+		fd = msg_connect(SWTEE_SYSTEM_SOCKET);
 		if (fd < 0 && errno != ENOENT && errno != ECONNREFUSED)
 			err = errno;
 	}

@@ -6,8 +6,30 @@
 #include <string.h>
 #include <stdint.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
+
+int msg_connect(const char *path)
+{
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
+	int fd = -1;
+
+	if (strlen(path) >= sizeof(sa.sun_path)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	strcpy(sa.sun_path, path);
+	fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+	if (fd >= 0 && connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
+		int err = errno;
+
+		close(fd);
+		fd = -1;
+		errno = err;
+	}
+	return fd;
+}
 
 int msg_send(int sock, const void *buf, size_t len, const int *fds, size_t nfds)
 {

@@ -13,6 +13,12 @@ struct msg_fds {
 	size_t n;
 };
 
+/*
+ * A SOCK_SEQPACKET connection to the Unix socket at path: the descriptor
+ * (close-on-exec), or -1 with errno set (ENAMETOOLONG for a path no socket
+ * address holds).
+ */
+SWTEE_MUST_CHECK int msg_connect(const char *path);
 /* Sends len bytes with nfds descriptors. Returns 0, or -errno. Retries EINTR. */
 int msg_send(int sock, const void *buf, size_t len, const int *fds, size_t nfds);
 /*

@@ -3,8 +3,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <sys/un.h>
 #include <unistd.h>
 
 #include "buf.h"
@@ -12,28 +10,6 @@
 #include "paths.h"
 #include "proto.h"
 #include "status.h"
-
-/* A connection to the core at path, or -1 with errno set. */
-static int status_connect(const char *path)
-{
-	struct sockaddr_un sa = {.sun_family = AF_UNIX};
-	int fd = -1;
-
-	if (strlen(path) >= sizeof(sa.sun_path)) {
-		errno = ENAMETOOLONG;
-		return -1;
-	}
-	strcpy(sa.sun_path, path);
-	fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
-	if (fd >= 0 && connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
-		int err = errno;
-
-		close(fd);
-		fd = -1;
-		errno = err;
-	}
-	return fd;
-}
 
 /*
  * The core a client would reach (libteec's order): the user's own TEE, then
@@ -50,10 +26,10 @@ static int status_find(char *path, size_t n)
 		errno = ENAMETOOLONG;
 		return -1;
 	}
-	fd = status_connect(path);
+	fd = msg_connect(path);
 	err = errno;
 	if (fd < 0 && !(env && *env) && (err == ENOENT || err == ECONNREFUSED)) {
-		fd = status_connect(SWTEE_SYSTEM_SOCKET);
+		fd = msg_connect(SWTEE_SYSTEM_SOCKET);
 		if (fd >= 0)
 			snprintf(path, n, "%s", SWTEE_SYSTEM_SOCKET);
 		else if (errno != ENOENT && errno != ECONNREFUSED)
