@@ -70,7 +70,7 @@ for row in out:
 PY
 }
 
-# The boots, in `swtee run` (the fTPM on $VMH_WORK/vm.sock, swtpm on
+# The boots, in `swtee run` (the fTPM on $VMH_WORK/ftpm.sock, swtpm on
 # $VMH_WORK/swtpm.sock): RUNS rounds of each kernel on each backend.
 if [ "$1" = --loop ]; then
 	r=1
@@ -79,8 +79,11 @@ if [ "$1" = --loop ]; then
 			for backend in ftpm swtpm; do
 				log=$VMH_WORK/log/$hmac-$backend-$r
 				eval "image=\$VMH_IMAGE_$hmac args=\$VMH_ARGS_$hmac"
+				# swtpm ends at QEMU's CMD_SHUTDOWN: one a boot.
+				[ $backend = ftpm ] || { rm -f "$VMH_WORK/swtpm.sock"; vm_swtpm_start "$VMH_WORK"; }
 				"$self" --boot "$image" "$VMH_WORK/$backend.sock" "$log.console" \
 					"$log.trace" "$args" || true
+				[ $backend = ftpm ] || { kill $swtpm_pid 2>/dev/null || true; wait $swtpm_pid || true; }
 				parse "HMAC $hmac" $backend $r "$log.console" "$log.trace" ||
 					echo "HMAC $hmac $backend $r" >>"$VMH_WORK/failed"
 			done
@@ -195,9 +198,7 @@ export VMH_INITRD="$work/initrd.gz"
 
 rm -rf "$work/log" "$work/results.tsv" "$work/failed"
 mkdir -p "$work/log"
-vm_swtpm_start "$work"
-trap 'kill $swtpm_pid 2>/dev/null || true' EXIT
-echo "$runs rounds of 2 kernels x 2 backends, interleaved"
+echo "$runs rounds of kernels HMAC $kernels, each on the fTPM and on swtpm, interleaved"
 export VMH_WORK="$work" VMH_START="$(date +%s)" VMH_KERNELS="$kernels"
 "$swtee" run --state "$work/tee" --tpm=vm:"$work/ftpm.sock" -- "$self" --loop "$runs"
 python3 "$here/vm_hmac_table.py" "$work/results.tsv" | tee "$work/table.md"
