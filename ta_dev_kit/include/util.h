@@ -47,21 +47,30 @@
 #endif
 #endif
 
-#ifndef MAX
-#define MAX(a, b)                                                                                  \
+/*
+ * The macros below that evaluate each argument once keep the values in
+ * locals named with __COUNTER__ (__UNIQ), so that one nested in another's
+ * arguments, MIN(MIN(a, b), c), declares no local that shadows another
+ * (-Wshadow, which the kit turns on).
+ */
+#define __UNIQ(name) CONCAT(name, __COUNTER__)
+#define __MAX_ONCE(a, b, x, y)                                                                     \
 	(__extension__({                                                                           \
-		__typeof__(a) __max_a = (a);                                                       \
-		__typeof__(b) __max_b = (b);                                                       \
-		__max_a > __max_b ? __max_a : __max_b;                                             \
+		__typeof__(a) x = (a);                                                             \
+		__typeof__(b) y = (b);                                                             \
+		x > y ? x : y;                                                                     \
 	}))
+#define __MIN_ONCE(a, b, x, y)                                                                     \
+	(__extension__({                                                                           \
+		__typeof__(a) x = (a);                                                             \
+		__typeof__(b) y = (b);                                                             \
+		x < y ? x : y;                                                                     \
+	}))
+#ifndef MAX
+#define MAX(a, b) __MAX_ONCE(a, b, __UNIQ(__max_a), __UNIQ(__max_b))
 #endif
 #ifndef MIN
-#define MIN(a, b)                                                                                  \
-	(__extension__({                                                                           \
-		__typeof__(a) __min_a = (a);                                                       \
-		__typeof__(b) __min_b = (b);                                                       \
-		__min_a < __min_b ? __min_a : __min_b;                                             \
-	}))
+#define MIN(a, b) __MIN_ONCE(a, b, __UNIQ(__min_a), __UNIQ(__min_b))
 #endif
 /* For constant expressions (a static array size, say): arguments evaluated twice. */
 #define MAX_UNSAFE(a, b) (((a) > (b)) ? (a) : (b))
@@ -125,24 +134,26 @@
  * COMPILE_TIME_ASSERT), otherwise each argument is evaluated once.
  */
 #define __ROUNDUP_DIV_CONST(x, y) ((x) / (y) + (((x) & ((__typeof__(x))(y)-1)) ? 1 : 0))
-#define __ROUNDUP_DIV_ONCE(x, y)                                                                   \
+#define __ROUNDUP_DIV_VARS(x, y, vx, vy)                                                           \
 	(__extension__({                                                                           \
-		__typeof__(x) __rud_x = (x);                                                       \
-		__typeof__(x) __rud_y = (__typeof__(x))(y);                                        \
+		__typeof__(x) vx = (x);                                                            \
+		__typeof__(x) vy = (__typeof__(x))(y);                                             \
                                                                                                    \
-		__ROUNDUP_DIV_CONST(__rud_x, __rud_y);                                             \
+		__ROUNDUP_DIV_CONST(vx, vy);                                                       \
 	}))
 #define ROUNDUP_DIV(x, y)                                                                          \
 	__builtin_choose_expr(__builtin_constant_p(x) && __builtin_constant_p(y),                  \
-			      __ROUNDUP_DIV_CONST(x, y), __ROUNDUP_DIV_ONCE(x, y))
+			      __ROUNDUP_DIV_CONST(x, y),                                           \
+			      __ROUNDUP_DIV_VARS(x, y, __UNIQ(__rud_x), __UNIQ(__rud_y)))
 #define DIV_ROUND_UP(x, y) (((x) + (y)-1) / (y))
 /* Unsigned division rounded to the nearest integer. */
-#define UDIV_ROUND_NEAREST(x, y)                                                                   \
+#define __UDIV_ROUND_NEAREST_VARS(x, y, vx, vy)                                                    \
 	(__extension__({                                                                           \
-		__typeof__(x) __udrn_x = (x);                                                      \
-		__typeof__(y) __udrn_y = (y);                                                      \
-		(__udrn_x + (__udrn_y / 2)) / __udrn_y;                                            \
+		__typeof__(x) vx = (x);                                                            \
+		__typeof__(y) vy = (y);                                                            \
+		(vx + (vy / 2)) / vy;                                                              \
 	}))
+#define UDIV_ROUND_NEAREST(x, y) __UDIV_ROUND_NEAREST_VARS(x, y, __UNIQ(__udrn_x), __UNIQ(__udrn_y))
 
 #define IS_ALIGNED(x, a) (((x) & ((a)-1)) == 0)
 #define IS_ALIGNED_WITH_TYPE(x, type) IS_ALIGNED((uintptr_t)(x), _Alignof(type))
@@ -178,12 +189,13 @@
 #define MUL_OVERFLOW(a, b, res) __compiler_mul_overflow((a), (b), (res))
 
 /* 1, 0 or -1 as a is greater than, equal to or less than b. */
-#define CMP_TRILEAN(a, b)                                                                          \
+#define __CMP_TRILEAN_VARS(a, b, x, y)                                                             \
 	(__extension__({                                                                           \
-		__typeof__(a) __ct_a = (a);                                                        \
-		__typeof__(b) __ct_b = (b);                                                        \
-		__ct_a > __ct_b ? 1 : (__ct_a < __ct_b ? -1 : 0);                                  \
+		__typeof__(a) x = (a);                                                             \
+		__typeof__(b) y = (b);                                                             \
+		x > y ? 1 : (x < y ? -1 : 0);                                                      \
 	}))
+#define CMP_TRILEAN(a, b) __CMP_TRILEAN_VARS(a, b, __UNIQ(__ct_a), __UNIQ(__ct_b))
 
 static inline uint64_t reg_pair_to_64(uint32_t reg0, uint32_t reg1)
 {

@@ -136,6 +136,11 @@ static TEE_Result check_function_scope_macros(void)
 	CHECK(ROUNDUP_DIV(n++, 4u) == 2 && n == 8); /* evaluated once */
 	CHECK(MAX(n++, 3u) == 8 && n == 9);
 	CHECK(MIN(calls++, 5) == 0 && calls == 1);
+	/* Nested, as optee_os's pkcs11 TA does: no local may shadow another (-Wshadow). */
+	CHECK(MIN(MIN(n, 5u), 3u) == 3 && MAX(MAX(n, 2u), MIN(n, 1u)) == 9);
+	CHECK(CMP_TRILEAN(MIN(n, 4u), MAX(3u, 2u)) == 1 &&
+	      ROUNDUP_DIV(ROUNDUP_DIV(n, 2u), 2u) == 3);
+	CHECK(UDIV_ROUND_NEAREST(UDIV_ROUND_NEAREST(n, 1u), 2u) == 5);
 	CHECK(CMP_TRILEAN(3, 4) == -1 && CMP_TRILEAN(4, 4) == 0 && CMP_TRILEAN(5, 4) == 1);
 	CHECK(container_of(&o.member, struct outer, member) == &o);
 	CHECK(MEMBER_SIZE(struct outer, member) == sizeof(int));
