@@ -15,6 +15,7 @@
 #include "adbg.h"
 #include "ta_basic.h"
 #include "ta_hostile.h"
+#include "ta_sims.h"
 #include "xtest_helpers.h"
 
 static const TEEC_UUID invoke_uuid = PTA_INVOKE_TESTS_UUID;
@@ -138,6 +139,27 @@ static void test_two_sessions(ADBG_Case_t *c, TEEC_Session *s)
 	ADBG_EXPECT_TEEC_SUCCESS(c, call(s, PTA_INVOKE_TESTS_CMD_TRACE, NULL, &orig));
 }
 
+/* A TA opens the pseudo-TA with TEE_OpenTASession, as a client does. */
+static void test_from_ta(ADBG_Case_t *c)
+{
+	static const TEEC_UUID sims_uuid = TA_SIMS_UUID;
+	TEEC_UUID target = invoke_uuid;
+	TEEC_Operation op = TEEC_OPERATION_INITIALIZER;
+	TEEC_Session t = {0};
+	uint32_t orig = 0;
+
+	if (!ADBG_EXPECT_TEEC_SUCCESS(c, xtest_teec_open_session(&t, &sims_uuid, NULL, &orig)))
+		return;
+	op.paramTypes =
+	    TEEC_PARAM_TYPES(TEEC_MEMREF_TEMP_INPUT, TEEC_VALUE_OUTPUT, TEEC_NONE, TEEC_NONE);
+	op.params[0].tmpref.buffer = &target;
+	op.params[0].tmpref.size = sizeof(target);
+	op.params[1].value.a = TEEC_ERROR_GENERIC;
+	if (ADBG_EXPECT_TEEC_SUCCESS(c, call(&t, TA_SIMS_CMD_OPEN_TO, &op, &orig)))
+		ADBG_EXPECT_TEEC_SUCCESS(c, op.params[1].value.a);
+	TEEC_CloseSession(&t);
+}
+
 static void xtest_tee_test_1061(ADBG_Case_t *c)
 {
 	TEEC_Session s = {0};
@@ -159,6 +181,9 @@ static void xtest_tee_test_1061(ADBG_Case_t *c)
 	Do_ADBG_EndSubCase(c, NULL);
 	Do_ADBG_BeginSubCase(c, "A second session of its own");
 	test_two_sessions(c, &s);
+	Do_ADBG_EndSubCase(c, NULL);
+	Do_ADBG_BeginSubCase(c, "A TA opens it too");
+	test_from_ta(c);
 	Do_ADBG_EndSubCase(c, NULL);
 	TEEC_CloseSession(&s);
 }
