@@ -14,6 +14,7 @@
 # usage: vm_qemu.sh BUILD_DIR
 set -eu
 self=$(cd "$(dirname "$0")" && pwd)/$(basename "$0")
+. "$(dirname "$self")/vm_lib.sh"
 # One QEMU run (by the script itself inside `swtee run`): the TPM on control
 # socket $2, the console in $3, more kernel arguments in $4. The guest wakes from S3 by QMP's
 # system_wakeup, sent here once it says it suspends.
@@ -58,32 +59,10 @@ done
 rm -rf "$work"
 mkdir -p "$work"
 
-# The initramfs: busybox, tpm2 (tpm2-tools' one binary) and every library
-# it and the device TCTI load.
+# The initramfs: busybox, tpm2-tools and their libraries (vm_lib.sh).
 root=$work/root
-mkdir -p "$root/bin" "$root/dev" "$root/proc" "$root/sys" "$root/tmp"
-cp /bin/busybox "$root/bin/busybox"
-cp "$(command -v tpm2)" "$root/bin/tpm2"
-for t in createprimary evictcontrol pcrread pcrextend readpublic getcap; do
-	ln -s tpm2 "$root/bin/tpm2_$t"
-done
-tcti=$(ldconfig -p | awk '/libtss2-tcti-device.so.0 / { print $NF; exit }')
-[ -n "$tcti" ] || { echo "FAIL: no libtss2-tcti-device.so.0" >&2; exit 1; }
-for f in "$root/bin/tpm2" "$tcti"; do
-	echo "$f"
-	ldd "$f" | awk '/=> \// { print $3 } /^\t\// { print $1 }'
-done | sort -u | while read -r lib; do
-	[ "$lib" = "$root/bin/tpm2" ] && continue
-	mkdir -p "$root$(dirname "$lib")"
-	cp -L "$lib" "$root$lib"
-done
-cat >"$root/init" <<'EOF'
-#!/bin/busybox sh
-/bin/busybox --install -s /bin
-mount -t proc proc /proc
-mount -t sysfs sys /sys
-mount -t devtmpfs dev /dev
-export PATH=/bin TPM2TOOLS_TCTI=device:/dev/tpmrm0
+vm_initramfs_root "$root" createprimary evictcontrol pcrread pcrextend readpublic getcap
+cat >>"$root/init" <<'EOF'
 for d in tpm0 tpmrm0; do [ -c /dev/$d ] && echo "GUEST: /dev/$d"; done
 tpm2_pcrread sha256:0 | sed -n 's/^ *0 *: */GUEST: pcr0 /p'
 grep -q pcr0only /proc/cmdline && poweroff -f
@@ -108,8 +87,7 @@ after=$(tpm2_pcrread sha256:0,12 | tr -d ' \n')
 echo "GUEST: rebooting"
 reboot -f
 EOF
-chmod +x "$root/init"
-(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) >"$work/initrd.gz"
+vm_initramfs "$root" "$work/initrd.gz"
 
 expect() { # LOG LINE...
 	log=$1
@@ -164,16 +142,8 @@ if grep -q GUEST "$work/intruder.log"; then
 fi
 
 # The same boot on swtpm: PCR 0 holds the same measurements.
-mkdir -p "$work/swtpm"
-swtpm socket --tpm2 --tpmstate dir="$work/swtpm" --ctrl type=unixio,path="$work/swtpm.sock" \
-	2>"$work/swtpm.err" &
-spid=$!
-i=0
-while [ ! -S "$work/swtpm.sock" ]; do
-	i=$((i + 1))
-	[ $i -lt 200 ] || { echo "FAIL: swtpm did not start" >&2; kill $spid; exit 1; }
-	sleep 0.05
-done
+vm_swtpm_start "$work"
+spid=$swtpm_pid
 "$self" --boot "$work/swtpm.sock" "$work/swtpm.log" pcr0only || true
 kill $spid 2>/dev/null || true
 wait $spid 2>/dev/null || true
