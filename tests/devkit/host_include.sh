@@ -6,7 +6,7 @@
 # configuration, and the xtest-shaped program (tests/devkit/host_xtest)
 # builds with -include conf.h and -Werror, reads swtee's signed images
 # through signed_hdr.h (and refuses a wrong UUID or a corrupt magic), and
-# finds none of the pseudo TAs of pta_*.h on a running TEE.
+# opens the pseudo TAs of pta_*.h swtee has and finds none of the others.
 . "$(dirname "$0")/common.sh"
 
 # What xtest's host sources include from host_include.
