@@ -365,7 +365,11 @@ TEE_Result fsb_run(struct fsb *b)
 	if (res)
 		return res;
 	res = recv_reply(fs, nops, b->want, b->counts, &ran, &fs_res);
-	b->failed = ran;
+	/*
+	 * A reply that never came (the supplicant gone, or too slow) or made
+	 * no sense says nothing of how far the batch went: all of it may have.
+	 */
+	b->failed = res && fs_res == FS_RES_OK ? nops : ran;
 	b->fs_res = fs_res;
 	return res;
 }

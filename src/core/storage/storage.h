@@ -201,7 +201,8 @@ struct fsb {
 	uint32_t nops;
 	uint32_t want[PROTO_FS_OPS_MAX]; /* what a READ asked for */
 	uint32_t counts[PROTO_FS_OPS_MAX];
-	uint32_t failed; /* after a failed run: the index of the op */
+	/* after a failed run: the index of the op; nops when no reply said (any may have run) */
+	uint32_t failed;
 	uint32_t fs_res; /* FS_RES_* of that op */
 };
 
