@@ -189,34 +189,6 @@ static bool log_consistent(const struct store *s, const struct chain_end *l)
 	return l->seq + 1 == r->log_seq;
 }
 
-/* Replays the REE records after header h up to seq k. */
-static bool ree_replay(struct store *s, struct jreader *j, const struct jhdr *h, uint64_t k,
-		       struct fsb *b, TEE_Result *io)
-{
-	uint8_t prev[STOR_TAG];
-	uint64_t off = RECORDS_START;
-	uint64_t seq = h->seq;
-
-	memcpy(prev, h->tag, STOR_TAG);
-	while (seq < k) {
-		struct rec rc;
-		struct apply a = {.s = s, .b = b, .ree = true, .rec = off, .replay = true};
-		bool ok = ree_rec_read(j, off, seq + 1, prev, true, &rc, io);
-
-		a.bulk_len = rc.h.bulk;
-		ok = ok && meta_apply(s, &a, rc.meta, rc.h.meta, true);
-		if (a.io)
-			*io = a.io;
-		rec_free(&rc);
-		if (!ok || *io)
-			return false;
-		seq = rc.h.seq;
-		memcpy(prev, rc.tag, STOR_TAG);
-		off = align8(rc.end);
-	}
-	return true;
-}
-
 /* The last META_PUT of fid in meta, into e (fresh); false when there is none. */
 static bool meta_entry(const uint8_t *meta, size_t len, const uint8_t fid[STOR_FID],
 		       struct stor_entry *e)
@@ -320,24 +292,29 @@ out:
 	return res;
 }
 
-/* Replays the RPMB log records (trusted) up to seq k. */
-static bool log_replay(struct store *s, const uint8_t *log, uint64_t k, struct fsb *b,
-		       TEE_Result *io)
+/*
+ * Replays the records after (seq, prev) up to seq k: from the RPMB log
+ * (trusted) when log is given, else from the REE journal through j, whose
+ * images are copied there by the supplicant.
+ */
+static bool replay(struct store *s, struct jreader *j, const uint8_t *log, uint64_t seq,
+		   const uint8_t from[STOR_TAG], uint64_t k, struct fsb *b, TEE_Result *io)
 {
 	uint8_t prev[STOR_TAG];
-	uint64_t off = 0;
-	uint64_t seq = s->rpmb.seq;
+	uint64_t off = log ? 0 : RECORDS_START;
 
-	memcpy(prev, s->rpmb.tag, STOR_TAG);
+	memcpy(prev, from, STOR_TAG);
 	while (seq < k) {
 		struct rec rc;
-		struct apply a = {.s = s, .b = b, .replay = true};
-		bool ok = log_rec_read(s, log, off, seq + 1, prev, true, &rc);
+		struct apply a = {.s = s, .b = b, .ree = !log, .rec = off, .replay = true};
+		bool ok = log ? log_rec_read(s, log, off, seq + 1, prev, true, &rc)
+			      : ree_rec_read(j, off, seq + 1, prev, true, &rc, io);
 
 		a.bulk = rc.bulk;
 		a.bulk_len = rc.h.bulk;
 		ok = ok && meta_apply(s, &a, rc.meta, rc.h.meta, true);
-		apply_run(&a);
+		if (log)
+			apply_run(&a); /* its images go from the window before the next record's */
 		if (a.io)
 			*io = a.io;
 		rec_free(&rc);
@@ -475,8 +452,9 @@ static TEE_Result load_replay(struct load *ld)
 	s->hslot = ld->pick;
 	s->dir_seq = h->dir_seq;
 	fsb_init(&b, s->fs, s->dir);
-	if (!ree_replay(s, &ld->j, h, ld->ree.seq, &b, &io) ||
-	    (ld->log_too && !log_replay(s, ld->log, ld->lg.seq, &b, &io)))
+	if (!replay(s, &ld->j, NULL, h->seq, h->tag, ld->ree.seq, &b, &io) ||
+	    (ld->log_too &&
+	     !replay(s, NULL, ld->log, s->rpmb.seq, s->rpmb.tag, ld->lg.seq, &b, &io)))
 		return io ? io_result(io) : TEE_ERROR_CORRUPT_OBJECT;
 	if (b.nops)
 		io = fsb_run(&b);
