@@ -154,7 +154,7 @@ static TEE_Result stats_time(uint32_t types, TEE_Param p[TEE_NUM_PARAMS])
 static void stats_entry(struct buf_reader *r, void *out)
 {
 	struct pta_stats_ta e = {.panicked = 0};
-	struct swtee_uuid u;
+	struct swtee_uuid u = {.b = {0}};
 
 	buf_get_bytes(r, u.b, sizeof(u.b));
 	buf_get_u32(r, &e.sess_num);

@@ -32,10 +32,8 @@ static int status_find(char *path, size_t n)
 		fd = msg_connect(SWTEE_SYSTEM_SOCKET);
 		if (fd >= 0)
 			snprintf(path, n, "%s", SWTEE_SYSTEM_SOCKET);
-		else if (errno != ENOENT && errno != ECONNREFUSED)
-			err = errno;
-		else
-			errno = err;
+		else if (errno == ENOENT || errno == ECONNREFUSED)
+			errno = err; /* nothing at either: say why the user's own failed */
 	}
 	return fd;
 }

@@ -294,8 +294,8 @@ out:
 
 /*
  * Replays the records after (seq, prev) up to seq k: from the RPMB log
- * (trusted) when log is given, else from the REE journal through j, whose
- * images are copied there by the supplicant.
+ * (trusted) when log is given, else from the REE journal through j (given
+ * either way), whose images are copied there by the supplicant.
  */
 static bool replay(struct store *s, struct jreader *j, const uint8_t *log, uint64_t seq,
 		   const uint8_t from[STOR_TAG], uint64_t k, struct fsb *b, TEE_Result *io)
@@ -454,7 +454,7 @@ static TEE_Result load_replay(struct load *ld)
 	fsb_init(&b, s->fs, s->dir);
 	if (!replay(s, &ld->j, NULL, h->seq, h->tag, ld->ree.seq, &b, &io) ||
 	    (ld->log_too &&
-	     !replay(s, NULL, ld->log, s->rpmb.seq, s->rpmb.tag, ld->lg.seq, &b, &io)))
+	     !replay(s, &ld->j, ld->log, s->rpmb.seq, s->rpmb.tag, ld->lg.seq, &b, &io)))
 		return io ? io_result(io) : TEE_ERROR_CORRUPT_OBJECT;
 	if (b.nops)
 		io = fsb_run(&b);
