@@ -149,6 +149,7 @@ static inline size_t proto_bounce_span(size_t size)
 #define MSG_CTL_STATS 0x0395	 /* (none) */
 #define MSG_CTL_STATS_RSP 0x0315 /* result:u32 count:u32 {uuid[16] sessions:u32}[count] */
 #define PROTO_STATS_TAS_MAX 128
+#define PROTO_STATS_ENTRY_LEN 20 /* uuid[16] sessions:u32 */
 
 /* core -> zygote */
 #define MSG_ZYG_FORK 0x0401 /* tag:u32 [fds: its control socket, its stdout and stderr] */

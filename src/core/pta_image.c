@@ -25,9 +25,10 @@ static void builtin_uuid(size_t i, struct swtee_uuid *u)
 
 bool pta_is_stats(const struct swtee_uuid *uuid)
 {
+	static const struct pta_uuid stats = STATS_UUID;
 	struct swtee_uuid b;
 
-	builtin_uuid(1, &b);
+	uuid_from_fields(&b, stats.time_low, stats.time_mid, stats.time_hi, stats.node);
 	return uuid_equal(uuid, &b);
 }
 

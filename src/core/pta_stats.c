@@ -13,7 +13,7 @@
 void pta_stats_request(struct core *c, struct instance *in, struct buf_reader *r,
 		       const struct msg_fds *fds)
 {
-	uint8_t out[12 + PROTO_STATS_TAS_MAX * 20];
+	uint8_t out[12 + PROTO_STATS_TAS_MAX * PROTO_STATS_ENTRY_LEN];
 	struct buf_writer w;
 	uint32_t n = 0;
 

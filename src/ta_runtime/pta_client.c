@@ -172,7 +172,7 @@ static void stats_entry(struct buf_reader *r, void *out)
 static TEE_Result stats_tas(uint32_t types, TEE_Param p[TEE_NUM_PARAMS])
 {
 	static const uint32_t req = MSG_CTL_STATS;
-	uint8_t in[12 + PROTO_STATS_TAS_MAX * 20];
+	uint8_t in[12 + PROTO_STATS_TAS_MAX * PROTO_STATS_ENTRY_LEN];
 	uint8_t *out = p[0].memref.buffer;
 	const size_t each = sizeof(struct pta_stats_ta);
 	struct buf_reader r;
@@ -191,7 +191,9 @@ static TEE_Result stats_tas(uint32_t types, TEE_Param p[TEE_NUM_PARAMS])
 	buf_get_u32(&r, &type);
 	buf_get_u32(&r, &res);
 	buf_get_u32(&r, &n);
-	if (!buf_ok(&r) || res || n > PROTO_STATS_TAS_MAX)
+	/* the whole answer checked before anything reaches the client's buffer */
+	if (!buf_ok(&r) || res || n > PROTO_STATS_TAS_MAX ||
+	    buf_left(&r) != (size_t)n * PROTO_STATS_ENTRY_LEN)
 		return res ? res : TEE_ERROR_COMMUNICATION;
 	if (!out || p[0].memref.size < n * each) { /* NULL: a query of the size */
 		p[0].memref.size = n * each;
