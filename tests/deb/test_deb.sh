@@ -132,10 +132,11 @@ check "man pages of every command" in_root sh -c 'for p in man8/swteed.8 man8/te
 	man1/swtee.1 man1/swtee-run.1 man1/xtest.1 man1/swtee-tpm.1; do
 	[ -s /usr/share/man/$p.gz ] || { echo "missing $p"; exit 1; }; done'
 check "the units name installed paths" in_root sh -c \
-	'! grep -n /usr/local /lib/systemd/system/swteed.service /lib/systemd/system/tee-supplicant.service'
+	'! grep -n /usr/local /lib/systemd/system/swteed.service /lib/systemd/system/tee-supplicant.service \
+		/lib/systemd/system/swtee-tpm.service /etc/profile.d/swtee-tpm.sh'
 check "every page and file a unit's Documentation= names is installed" in_root sh -c \
 	'for ref in $(sed -n "s/^Documentation=//p" /lib/systemd/system/swteed.service \
-		/lib/systemd/system/tee-supplicant.service); do
+		/lib/systemd/system/tee-supplicant.service /lib/systemd/system/swtee-tpm.service); do
 		case $ref in
 		man:*) n=${ref#man:}; s=${n#*\(}; s=${s%\)}; f=/usr/share/man/man$s/${n%%\(*}.$s.gz ;;
 		file://*) f=${ref#file://} ;;

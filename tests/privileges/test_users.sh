@@ -26,13 +26,14 @@ check() { # name expected got
 
 getent group swtee-t-tee >/dev/null || groupadd swtee-t-tee
 getent group swtee-t-other >/dev/null || groupadd swtee-t-other
-for u in swtee-t-core swtee-t-supp swtee-t-a swtee-t-b swtee-t-c swtee-t-d; do
+for u in swtee-t-core swtee-t-supp swtee-t-tpmu swtee-t-a swtee-t-b swtee-t-c swtee-t-d; do
 	id "$u" >/dev/null 2>&1 || useradd -M -N -g nogroup -s /usr/sbin/nologin "$u"
 done
 usermod -a -G swtee-t-tee swtee-t-core
 usermod -a -G swtee-t-tee swtee-t-a
 usermod -a -G swtee-t-tee swtee-t-b
 usermod -a -G swtee-t-tee swtee-t-supp
+usermod -g swtee-t-tee swtee-t-tpmu
 getent group swtee-t-supp >/dev/null || groupadd swtee-t-supp
 usermod -g swtee-t-supp swtee-t-supp
 usermod -a -G swtee-t-supp swtee-t-core
@@ -45,7 +46,7 @@ chmod 0755 "$run"
 # temporary folder): they run a copy of what they need.
 mkdir -p "$run/build/bin"
 cp "$BUILD/bin/swteed" "$BUILD/bin/tee-supplicant" "$BUILD/bin/login_identity" \
-	"$BUILD/bin/xtest" "$run/build/bin/"
+	"$BUILD/bin/xtest" "$BUILD/bin/swtee-tpm" "$run/build/bin/"
 cp -r "$BUILD/lib" "$run/build/"
 chmod -R a+rX "$run/build"
 BUILD=$run/build
@@ -62,8 +63,8 @@ as_user() { local u=$1; shift; exec setpriv --reuid="$u" --regid="$(id -g "$u")"
 dist=$(cd "$(dirname "$0")/../../dist" && pwd)
 unit_cmd() {
 	sed -n 's/^ExecStart=//p' "$dist/$1" | sed -e "s|/usr/local/bin|$BUILD/bin|g" \
-		-e "s|/usr/local/lib|$BUILD/lib|g" -e "s|/run/swtee|$run/sock|g" \
-		-e "s|/var/lib/swtee|$run|g" -e "s|--supplicant-user swtee-supp|--supplicant-user swtee-t-supp|" \
+		-e "s|/usr/local/lib|$BUILD/lib|g" -e "s|/run/swtee-tpm|$run/tpm|g" \
+		-e "s|/run/swtee/|$run/sock/|g" -e "s|/var/lib/swtee|$run|g" -e "s|--supplicant-user swtee-supp|--supplicant-user swtee-t-supp|" \
 		-e "s|--socket-group tee|--socket-group swtee-t-tee|"
 }
 unit_user() { sed -n 's/^User=//p' "$dist/$1"; }
@@ -139,7 +140,42 @@ check "a spare TA process is not dumpable" "root" "$(stat -c %U "/proc/$spares/m
 check "the core's user cannot write the zygote's memory" "denied" \
 	"$( (as_user swtee-t-core sh -c "exec 3<>/proc/$zygote/mem") 2>/dev/null && echo opened || echo denied)"
 
-[ "$fail" = 0 ] || cat "$run/core.log"
+# The firmware TPM as its unit runs it, its directory as systemd's
+# RuntimeDirectory= makes it: tpm2-tools of a member of the TEE's group reach
+# it with no -T option once the login snippet has run; a user outside the
+# group gets no TCTI from the snippet and cannot open the socket.
+install -d -o swtee-t-tpmu -g swtee-t-tee -m 0750 "$run/tpm"
+check "the TPM unit runs as a user of its own in the TEE's group" "swtee-tpm tee" \
+	"$(unit_user swtee-tpm.service) $(sed -n 's/^Group=//p' "$dist/swtee-tpm.service")"
+read -r -a tpm_cmd <<<"$(unit_cmd swtee-tpm.service)"
+(as_user swtee-t-tpmu env SWTEE_SOCKET="$sock" LD_LIBRARY_PATH="$BUILD/lib" "${tpm_cmd[@]}") \
+	2> "$run/tpm.log" &
+tpm_pid=$!
+for _ in $(seq 200); do [ -S "$run/tpm/swtpm" ] && break; sleep 0.05; done
+sed "s|/run/swtee-tpm|$run/tpm|g" "$dist/swtee-tpm.sh" > "$run/profile.sh"
+chmod a+r "$run/profile.sh"
+# login USER CMD: CMD in USER's login environment (the snippet sourced, no TCTI set).
+login() {
+	local u=$1; shift
+	(as_user "$u" env -i PATH=/usr/bin:/bin LD_LIBRARY_PATH="$BUILD/lib" \
+		sh -c '. "$0"; "$@"' "$run/profile.sh" "$@")
+}
+check "TPM sockets: the TEE's group only" "660 swtee-t-tee 750" \
+	"$(stat -c '%a %G' "$run/tpm/swtpm") $(stat -c '%a' "$run/tpm")"
+check "user a: tpm2_getrandom with default paths" "16" \
+	"$(login swtee-t-a tpm2_getrandom --hex 8 2>/dev/null | tr -d '\n' | wc -c)"
+check "user a: a PCR extend and read with default paths" "0" \
+	"$(login swtee-t-a sh -c 'tpm2_pcrextend 16:sha256=$(printf "%064d" 1) &&
+		tpm2_pcrread sha256:16' >/dev/null 2>&1; echo $?)"
+check "user c, outside the group: no TCTI from the login snippet" "" \
+	"$(login swtee-t-c sh -c 'echo "${TPM2TOOLS_TCTI:-}"')"
+check "user c cannot open the TPM socket" "denied" \
+	"$(login swtee-t-c tpm2_getrandom -T "swtpm:path=$run/tpm/swtpm" 8 >/dev/null 2>&1 &&
+		echo served || echo denied)"
+
+[ "$fail" = 0 ] || cat "$run/core.log" "$run/tpm.log"
+kill "$tpm_pid" 2>/dev/null
+wait "$tpm_pid" 2>/dev/null
 kill "$supp_pid" "$core" 2>/dev/null
 wait "$core" "$supp_pid" 2>/dev/null
 rm -rf "$run"
