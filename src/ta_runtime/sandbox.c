@@ -215,6 +215,14 @@ static int allowlist_compile(void)
 
 	if (!ctx)
 		return -1;
+	/*
+	 * A binary tree of system call numbers, not a list: the kernel runs
+	 * the filter once per system call number when it is loaded (to cache
+	 * the calls it always allows), so its depth, not its length, is what a
+	 * session open pays; a tree loads in about half the time.
+	 */
+	if (seccomp_attr_set(ctx, SCMP_FLTATR_CTL_OPTIMIZE, 2))
+		goto out;
 	for (size_t i = 0; i < sizeof(plain) / sizeof(plain[0]); i++)
 		if (seccomp_rule_add(ctx, SCMP_ACT_ALLOW, plain[i], 0))
 			goto out;
