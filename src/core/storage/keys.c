@@ -24,10 +24,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "keys.h"
 #include "log.h"
 #include "paths.h"
 #include "secure.h"
-#include "storage.h"
 
 #define HUK_LEN 32
 

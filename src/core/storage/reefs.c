@@ -15,7 +15,7 @@
 
 #include "log.h"
 #include "msg.h"
-#include "storage.h"
+#include "reefs.h"
 
 /* A sync of a large file can take a while; a supplicant that stalls longer is dropped. */
 #define FS_TIMEOUT_MS 120000

@@ -21,10 +21,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "buf.h"
 #include "log.h"
 #include "paths.h"
+#include "rpmb.h"
 #include "secure.h"
-#include "storage.h"
 
 #define RPMB_MAGIC 0x50525753u /* "SWRP" */
 #define RPMB_VERSION 2u

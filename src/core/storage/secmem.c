@@ -10,9 +10,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "keys.h"
 #include "log.h"
 #include "secure.h"
-#include "storage.h"
 
 #define SLOT 128u
 #define PAGE 4096u

@@ -18,6 +18,11 @@
  * Threads: the epoll thread of the core only sets channels up. Each TA
  * instance that uses storage gets a worker thread with a supplicant channel
  * of its own; the stores of different TAs share no lock.
+ *
+ * The headers: format.h (sizes and formats), keys.h (keys and primitives),
+ * rpmb.h (the RPMB slot), reefs.h (the REE FS channel), this one (the store,
+ * its directory, transactions, the map and object data, which include the
+ * others), and the private ones of journal.h and worker.h.
  */
 #ifndef SWTEE_STORAGE_H
 #define SWTEE_STORAGE_H
@@ -31,233 +36,19 @@
 #include <tee_api_defines.h>
 
 #include "buf.h"
+#include "format.h"
+#include "keys.h"
 #include "must_check.h"
 #include "proto.h"
+#include "reefs.h"
+#include "rpmb.h"
 #include "uuid.h"
-
-typedef uint32_t TEE_Result;
-
-#define STOR_KEY 32
-#define STOR_IV 12
-#define STOR_TAG 16
-#define STOR_HASH 32
-#define STOR_FID 16
-#define STOR_BLOCK 4096u
-#define STOR_ENTRY 32u			      /* a map entry */
-#define STOR_FANOUT (STOR_BLOCK / STOR_ENTRY) /* entries per map page */
-#define STOR_LEVELS 3			      /* 128^3 blocks > 4 GiB */
-#define STOR_MAX_SIZE 0xffffffffull	      /* TEE_DATA_MAX_POSITION */
-#define STOR_NS_PRIVATE 0		      /* TEE_STORAGE_PRIVATE and _REE */
-#define STOR_NS_RPMB 1			      /* TEE_STORAGE_PRIVATE_RPMB */
-#define STOR_DIRNAME_LEN PROTO_FS_DIR_LEN
 
 /* Bound on what one store keeps: objects, and map pages cached. */
 #define STOR_OBJECTS_MAX 100000
 #define STOR_PAGE_CACHE 256
 
-/* ---- secmem.c: locked, non-dumpable memory for keys ---- */
-
-/* n <= 128 bytes of zeroed locked memory, or NULL. */
-SWTEE_MUST_CHECK void *secmem_alloc(size_t n);
-/* Wipes and releases p (NULL is fine). */
-void secmem_free(void *p);
-
-/* ---- keys.c: the key chain and the primitives ---- */
-
-/*
- * Loads the HUK from secure_dir/huk, making it (0600) on first start, and
- * derives the SSK and the RPMB key into locked memory. 0 or -1.
- */
-SWTEE_MUST_CHECK int keys_init(const char *secure_dir);
-void keys_fini(void);
-bool keys_ready(void);
-const char *keys_secure_dir(void);
-
-struct ta_keys {
-	uint8_t dir[STOR_KEY];	   /* directory snapshots */
-	uint8_t journal[STOR_KEY]; /* journal records and headers */
-	uint8_t binding[STOR_TAG]; /* ties an RPMB slot to its TA */
-};
-
-/* The TA's keys (from its TSK) and the name of its REE FS directory. */
-void keys_for_ta(const struct swtee_uuid *uuid, struct ta_keys *k,
-		 char dirname[STOR_DIRNAME_LEN + 1]);
-/*
- * The device-unique key of the TA uuid, from extra[0..extra_len) (at most
- * KEYS_UNIQUE_EXTRA_MAX bytes), into key[0..key_len) (at most 32 bytes).
- * Returns 0, or -1 without the storage keys or for a size out of range.
- */
-#define KEYS_UNIQUE_EXTRA_MAX 1024
-SWTEE_MUST_CHECK int keys_ta_unique(const struct swtee_uuid *uuid, const void *extra,
-				    size_t extra_len, uint8_t *key, size_t key_len);
-/* HMAC-SHA256 under the RPMB key. */
-void keys_rpmb_mac(const void *p, size_t n, uint8_t mac[STOR_HASH]);
-
-SWTEE_MUST_CHECK int crypt_random(void *p, size_t n);
-void crypt_sha256(const void *p, size_t n, uint8_t out[STOR_HASH]);
-void crypt_hmac(const uint8_t key[STOR_KEY], const void *a, size_t an, const void *b, size_t bn,
-		uint8_t out[STOR_HASH]);
-/*
- * One-shot AES-256-GCM under ctx, a cipher context already keyed (see
- * crypt_ctx_new; never NULL). seal writes len bytes to out and the tag:
- * 0 or -1. open returns 0 only when the tag matches; on any failure the len
- * bytes of out are wiped, so no unverified plaintext is left in it. out may
- * be NULL when len is 0 (a tag over the AAD alone).
- */
-SWTEE_MUST_CHECK EVP_CIPHER_CTX *crypt_ctx_new(const uint8_t key[STOR_KEY]);
-SWTEE_MUST_CHECK int crypt_seal(EVP_CIPHER_CTX *ctx, const uint8_t iv[STOR_IV], const void *aad,
-				size_t aadlen, const uint8_t *in, uint8_t *out, size_t len,
-				uint8_t tag[STOR_TAG]);
-SWTEE_MUST_CHECK int crypt_open(EVP_CIPHER_CTX *ctx, const uint8_t iv[STOR_IV], const void *aad,
-				size_t aadlen, const uint8_t *in, uint8_t *out, size_t len,
-				const uint8_t tag[STOR_TAG]);
-
-/* ---- rpmb.c: the emulated RPMB, one slot file per TA ---- */
-
-#define RPMB_LOG_OFF 4096
-#define RPMB_LOG_SIZE (2u * 1024 * 1024)
-
-struct rpmb_slot {
-	int fd;
-	uint64_t counter;	   /* writes so far */
-	uint64_t seq;		   /* the REE journal position anchored */
-	uint8_t tag[STOR_TAG];	   /* and its chain tag */
-	uint64_t log_seq;	   /* the last record of the log (seq when empty) */
-	uint8_t log_tag[STOR_TAG]; /* its chain tag */
-	uint64_t log_end;	   /* bytes of log used */
-	bool readonly;		   /* opened for reading only (a read-only secure dir) */
-};
-
-enum { RPMB_OK, RPMB_ABSENT, RPMB_BAD, RPMB_IO, RPMB_FULL };
-enum { RPMB_LOG_NOTHING = 1, RPMB_LOG_MAYBE = 2 };
-
-/*
- * Opens and authenticates the TA's slot: RPMB_OK (read-only when the secure
- * dir cannot be written), RPMB_ABSENT, RPMB_BAD or RPMB_IO.
- */
-SWTEE_MUST_CHECK int rpmb_open(struct rpmb_slot *r, const char *dirname, const struct ta_keys *k);
-/*
- * Makes the slot (counter 0, seq 0, empty log): durable before it returns.
- * RPMB_OK, RPMB_FULL (no space in the secure dir) or RPMB_IO.
- */
-SWTEE_MUST_CHECK int rpmb_create(struct rpmb_slot *r, const char *dirname, const struct ta_keys *k);
-/* Anchors (seq, tag) and empties the log: written and fdatasync'd. 0 or -1. */
-SWTEE_MUST_CHECK int rpmb_update(struct rpmb_slot *r, const struct ta_keys *k, uint64_t seq,
-				 const uint8_t tag[STOR_TAG]);
-/*
- * Appends record (seq, tag) of len bytes to the log with one fdatasync.
- * 0; RPMB_LOG_NOTHING when nothing of it can count; RPMB_LOG_MAYBE when it
- * may or may not have become durable.
- */
-SWTEE_MUST_CHECK int rpmb_log_append(struct rpmb_slot *r, const struct ta_keys *k, const void *rec,
-				     size_t len, uint64_t seq, const uint8_t tag[STOR_TAG]);
-/*
- * The whole log area into buf (RPMB_LOG_SIZE bytes); what lies past the end
- * of a short slot file reads as zeros (no record). 0, or -1 on a read error.
- */
-SWTEE_MUST_CHECK int rpmb_log_read(const struct rpmb_slot *r, void *buf);
-void rpmb_close(struct rpmb_slot *r);
-
-/* ---- reefs.c: a REE FS channel to the supplicant ---- */
-
-/* The window: the first half for reads, the second for what is written. */
-#define FS_READ_AREA 0u
-#define FS_READ_AREA_LEN (PROTO_FS_WINDOW / 2)
-#define FS_WRITE_AREA (PROTO_FS_WINDOW / 2)
-#define FS_WRITE_AREA_LEN (PROTO_FS_WINDOW / 2)
-
-/* Batches sent ahead without waiting (fsb_send), at most. */
-#define FS_INFLIGHT_MAX 8
-
-struct reefs;
-
-/*
- * Whom batches sent ahead apply for (fsb_send): a store's committed record.
- * post is the channel still applying one of them, NULL when none is in
- * flight; failed is called, with the result to break with, for each of
- * them that fails (the store in memory no longer matches its files).
- */
-struct fs_owner {
-	struct reefs *post;
-	void (*failed)(struct fs_owner *o, TEE_Result res);
-};
-
-struct reefs {
-	int sock;
-	uint8_t *win; /* shared with the supplicant: never trust what it holds */
-	bool broken;
-	/* Batches sent whose replies are still to be read, in order: */
-	uint32_t inflight;
-	uint32_t inflight_nops[FS_INFLIGHT_MAX];
-	struct fs_owner *inflight_owner[FS_INFLIGHT_MAX]; /* see fsb_send */
-};
-
-/* A batch of operations, built then run. Names are PROTO_FS_NAME_MAX at most. */
-struct fsb {
-	struct reefs *fs;
-	char dir[PROTO_FS_DIR_LEN + 1];
-	uint8_t msg[PROTO_MSG_MAX];
-	struct buf_writer w;
-	uint32_t nops;
-	uint32_t want[PROTO_FS_OPS_MAX]; /* what a READ asked for */
-	uint32_t counts[PROTO_FS_OPS_MAX];
-	/* after a failed run: the index of the op; nops when no reply said (any may have run) */
-	uint32_t failed;
-	uint32_t fs_res; /* FS_RES_* of that op */
-};
-
-SWTEE_MUST_CHECK int reefs_open(struct reefs *fs, int sock, int win_fd);
-void reefs_close(struct reefs *fs);
-
-void fsb_init(struct fsb *b, struct reefs *fs, const char *dir);
-/* True when nops more ops of about bytes each still fit the message. */
-bool fsb_room(const struct fsb *b, uint32_t nops, size_t bytes);
-/* Each returns the op's index. The window ranges are the caller's to manage. */
-uint32_t fsb_read(struct fsb *b, const char *name, uint64_t off, uint32_t len, uint32_t win);
-uint32_t fsb_write(struct fsb *b, const char *name, uint64_t off, uint32_t len, uint32_t win);
-uint32_t fsb_copy(struct fsb *b, const char *from, uint64_t from_off, uint32_t len, const char *to,
-		  uint64_t to_off);
-uint32_t fsb_truncate(struct fsb *b, const char *name, uint64_t size);
-uint32_t fsb_sync(struct fsb *b, const char *name);
-uint32_t fsb_remove(struct fsb *b, const char *name);
-uint32_t fsb_syncdir(struct fsb *b);
-uint32_t fsb_mkdir(struct fsb *b);
-uint32_t fsb_zero(struct fsb *b, const char *name, uint64_t off, uint32_t len);
-/* A hint: start writing [off, off + len) of the file back to the disk. */
-uint32_t fsb_writeout(struct fsb *b, const char *name, uint64_t off, uint32_t len);
-/*
- * Space for [off, off + len) of the file, allocated without changing its
- * size or bytes: later writes there cannot fail for a full disk.
- */
-uint32_t fsb_reserve(struct fsb *b, const char *name, uint64_t off, uint32_t len);
-/* The names after `after` ("" for all), sorted, NUL-terminated, from window offset 0. */
-uint32_t fsb_list(struct fsb *b, const char *after);
-/*
- * Runs the batch. TEE_SUCCESS, or: TEE_ERROR_ITEM_NOT_FOUND (a file is
- * absent), TEE_ERROR_STORAGE_NO_SPACE, TEE_ERROR_STORAGE_NOT_AVAILABLE (the
- * supplicant failed, lied or is gone: the channel is then broken). b->failed
- * says which op failed. The batch is empty again afterwards.
- */
-SWTEE_MUST_CHECK TEE_Result fsb_run(struct fsb *b);
-/*
- * Sends the batch without waiting for its reply: the next fsb_run or
- * reefs_settle on the channel reads it. Its ops must leave nothing in the
- * window to read, and the window ranges it writes from must stay as they
- * are until then. With owner, the batch applies a committed record of its
- * store (owner->post points to the channel meanwhile): if it fails, or
- * cannot be sent, owner->failed is told. TEE_SUCCESS; else the failure of
- * a batch sent before, settled to make room, or the channel's: the batch
- * is then dropped (b empty again), never sent.
- */
-SWTEE_MUST_CHECK TEE_Result fsb_send(struct fsb *b, struct fs_owner *owner);
-/* Reads the replies of all batches sent ahead; the first failure, if any. */
-TEE_Result reefs_settle(struct reefs *fs);
-/* The same for all but the last keep of them, which stay in flight. */
-TEE_Result reefs_settle_keep(struct reefs *fs, uint32_t keep);
-
 /* ---- the store ---- */
-
-#define ENTRY_CORRUPT 0x01 /* an integrity check failed: the object stays failed */
 
 /* One object in a store's directory. */
 struct stor_entry {
@@ -412,16 +203,17 @@ SWTEE_MUST_CHECK struct stor_entry *entry_new(void);
 /* A copy of e's stored fields (not its open state), or NULL. */
 SWTEE_MUST_CHECK struct stor_entry *entry_dup(const struct stor_entry *e);
 void entry_free(struct stor_entry *e);
-/* Serialised form of an entry (the part that is stored). */
-#define ENTRY_BYTES                                                                                \
-	(STOR_FID + 3 + PROTO_STOR_ID_MAX + STOR_KEY + 8 + STOR_HASH + 20 + STOR_IV + STOR_TAG)
+/* e's stored fields, ENTRY_BYTES of them (format.h). */
 void entry_put(struct buf_writer *w, const struct stor_entry *e);
 /* Parses into e (whose fek is allocated); false when malformed. */
 SWTEE_MUST_CHECK bool entry_get(struct buf_reader *r, struct stor_entry *e);
 /* The name of one of an object's files: "" kind for data, '1'..'3' map levels, 'a' attrs. */
 void entry_file(const uint8_t fid[STOR_FID], char kind, char out[PROTO_FS_NAME_MAX + 1]);
 
-/* the journal: transactions, checkpoints and recovery (journal.h has its files) */
+/*
+ * the journal: transactions, checkpoints and recovery (journal.h has its
+ * files; format.h the operations of a record)
+ */
 
 struct txn_page; /* map pages a transaction changed */
 struct dv_ent;	 /* a block written in place (txn.c) */
@@ -459,25 +251,6 @@ struct txn {
 	struct txn_page *pages;
 	TEE_Result err; /* the first failure while building */
 };
-
-/*
- * Meta operations, replayed in order at commit and at recovery. Image
- * offsets are into the record's bulk.
- */
-#define META_PUT 1	/* entry */
-#define META_DEL 2	/* fid */
-#define META_COPY 3	/* bulk offset:u64 len:u32 fid kind:u8 off:u64 */
-#define META_TRUNCATE 4 /* fid kind:u8 size:u64 */
-#define META_REMOVE 5	/* fid: every file of the object */
-#define META_TIME 6	/* offset_ms:u64 ree_ms:u64 */
-/*
- * fid first:u64 n:u32, then n times iv tag: blocks the record wrote in
- * place, synced while the record itself was (commit_log); recovery checks
- * they landed before it counts the record.
- */
-#define META_DIRECT 7
-/* nothing: a record that only makes the one before it no longer the last */
-#define META_CONFIRM 8
 
 /* Opens the store's REE side, recovering it, or makes a new one. */
 SWTEE_MUST_CHECK TEE_Result journal_load(struct store *s);
