@@ -269,9 +269,86 @@ failed:
 	return TEE_ERROR_STORAGE_NOT_AVAILABLE;
 }
 
-TEE_Result txn_commit(struct txn *t)
+/*
+ * Where the record of total bytes goes: the REE journal when it is too
+ * large for the RPMB log even when empty; else a checkpoint first when the
+ * log has no room left for it. A failure goes to t->err.
+ */
+static void commit_place(struct txn *t, uint64_t total)
 {
 	struct store *s = t->s;
+	TEE_Result c = TEE_SUCCESS;
+
+	/* Too large for the RPMB log even when empty: the REE journal. */
+	if (!t->ree && total > RPMB_LOG_SIZE - LOG_KEEP)
+		go_ree(t);
+	/* Room in the log, or a checkpoint that makes it. */
+	if (t->ree || t->err || s->rpmb.log_end + total <= RPMB_LOG_SIZE - LOG_KEEP)
+		return;
+	txn_run(t);
+	if (!t->err)
+		c = checkpoint_write(s);
+	/*
+	 * A checkpoint needs REE space for its snapshot: on a full disk,
+	 * deleting is how a TA makes room again, so a transaction that
+	 * only deletes may use the end of the log kept for it.
+	 */
+	if (c == TEE_ERROR_STORAGE_NO_SPACE && deletes_only(t) &&
+	    s->rpmb.log_end + total <= RPMB_LOG_SIZE)
+		c = TEE_SUCCESS;
+	txn_fail(t, c);
+}
+
+/*
+ * The record's head h, chained to the store's head, encoded into head, and
+ * its meta sealed into *sealed (meta_len bytes and the tag after them), a
+ * buffer the caller frees, also on failure.
+ */
+static TEE_Result seal_record(struct txn *t, struct rhead *h, uint8_t head[RHDR_LEN],
+			      uint8_t **sealed)
+{
+	struct store *s = t->s;
+
+	h->seq = s->seq + 1;
+	memcpy(h->prev, s->tag, STOR_TAG);
+	h->bulk = t->bulk;
+	h->meta = (uint32_t)t->meta_len;
+	memcpy(h->iv, t->iv, STOR_IV);
+	rhead_encode(head, h);
+	*sealed = malloc(t->meta_len + STOR_TAG);
+	if (!*sealed)
+		return TEE_ERROR_OUT_OF_MEMORY;
+	return seal_meta(t, head, *sealed) ? TEE_SUCCESS : TEE_ERROR_GENERIC;
+}
+
+/* Whether the journal has grown enough since the checkpoint for the next one. */
+static bool checkpoint_due(const struct store *s)
+{
+	return s->jend - RECORDS_START > JOURNAL_SOFT || s->dirty.n > DIRTY_MAX || s->dirty.lost;
+}
+
+/*
+ * The record seq (chain tag tag) of t is durable and anchored: the store in
+ * memory follows it, then a checkpoint if one is due.
+ */
+static void commit_follow(struct txn *t, uint64_t seq, const uint8_t tag[STOR_TAG])
+{
+	struct store *s = t->s;
+
+	s->unconfirmed = !t->ree && t->ndv && !t->dv_over;
+	s->seq = seq;
+	memcpy(s->tag, tag, STOR_TAG);
+	s->since_ckpt++;
+	if (!meta_apply(s, NULL, t->meta, t->meta_len, true))
+		store_break(s, TEE_ERROR_STORAGE_NOT_AVAILABLE, "the directory cannot follow");
+	map_txn_install(t);
+	if (!s->broken && checkpoint_due(s) && checkpoint_write(s))
+		log_debug(
+		    "storage: the commit stands; its checkpoint is tried again at the next one");
+}
+
+TEE_Result txn_commit(struct txn *t)
+{
 	struct rhead h = {0};
 	uint8_t head[RHDR_LEN];
 	uint8_t tag[STOR_TAG];
@@ -295,63 +372,22 @@ TEE_Result txn_commit(struct txn *t)
 		goto out;
 	}
 	total = RHDR_LEN + t->bulk + t->meta_len + STOR_TAG;
-	/* Too large for the RPMB log even when empty: the REE journal. */
-	if (!t->ree && total > RPMB_LOG_SIZE - LOG_KEEP)
-		go_ree(t);
-	/* Room in the log, or a checkpoint that makes it. */
-	if (!t->ree && !t->err && s->rpmb.log_end + total > RPMB_LOG_SIZE - LOG_KEEP) {
-		TEE_Result c = TEE_SUCCESS;
-
-		txn_run(t);
-		if (!t->err)
-			c = checkpoint_write(s);
-		/*
-		 * A checkpoint needs REE space for its snapshot: on a full disk,
-		 * deleting is how a TA makes room again, so a transaction that
-		 * only deletes may use the end of the log kept for it.
-		 */
-		if (c == TEE_ERROR_STORAGE_NO_SPACE && deletes_only(t) &&
-		    s->rpmb.log_end + total <= RPMB_LOG_SIZE)
-			c = TEE_SUCCESS;
-		txn_fail(t, c);
-	}
+	commit_place(t, total);
 	if (t->err) {
 		res = t->err;
 		goto out;
 	}
 	/* After any checkpoint the commit needed: the record follows the head. */
-	h.seq = s->seq + 1;
-	memcpy(h.prev, s->tag, STOR_TAG);
-	h.bulk = t->bulk;
-	h.meta = (uint32_t)t->meta_len;
-	memcpy(h.iv, t->iv, STOR_IV);
-	rhead_encode(head, &h);
-	sealed = malloc(t->meta_len + STOR_TAG);
-	if (!sealed || !seal_meta(t, head, sealed)) {
-		res = sealed ? TEE_ERROR_GENERIC : TEE_ERROR_OUT_OF_MEMORY;
+	res = seal_record(t, &h, head, &sealed);
+	if (res)
 		goto out;
-	}
 	memcpy(tag, sealed + t->meta_len, STOR_TAG);
 	if (t->ree)
 		res = commit_ree(t, head, sealed, total, tag, h.seq);
 	else
 		res = commit_log(t, head, sealed, total, tag, h.seq);
-	if (res)
-		goto out;
-	/* Durable and anchored: now the store in memory follows. */
-	s->unconfirmed = !t->ree && t->ndv && !t->dv_over;
-	s->seq = h.seq;
-	memcpy(s->tag, tag, STOR_TAG);
-	s->since_ckpt++;
-	if (!meta_apply(s, NULL, t->meta, t->meta_len, true))
-		store_break(s, TEE_ERROR_STORAGE_NOT_AVAILABLE, "the directory cannot follow");
-	map_txn_install(t);
-	if (!s->broken &&
-	    (s->jend - RECORDS_START > JOURNAL_SOFT || s->dirty.n > DIRTY_MAX || s->dirty.lost) &&
-	    checkpoint_write(s))
-		log_debug(
-		    "storage: the commit stands; its checkpoint is tried again at the next one");
-	res = TEE_SUCCESS;
+	if (!res)
+		commit_follow(t, h.seq, tag);
 out:
 	if (sealed)
 		secure_wipe(sealed, t->meta_len + STOR_TAG);
