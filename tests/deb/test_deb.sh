@@ -5,7 +5,8 @@
 # dependencies from Debian (kept in the cache for the next run too). In that root, swteed and tee-supplicant start as
 # their systemd units say (ExecStart=, User=, Group=, SupplementaryGroups=,
 # UMask=, NoNewPrivileges=), and a user of the group "tee" runs the
-# installed xtest against them with the default paths, storage included;
+# installed xtest against them with the default paths, storage included,
+# and tpm2-tools against swtee-tpm as its unit runs it, with no -T option;
 # a TA built with the installed developer kit, and a client built with
 # pkg-config teec, run too. Everything runs in a private mount and PID
 # namespace, so no mount or process outlives the test.
@@ -123,8 +124,8 @@ packaged_test_tas() {
 }
 check "the packages hold none of the $n_test_tas test TAs (the hostile one among them)" \
 	packaged_test_tas
-check "users swtee, swtee-supp and group tee exist (sysusers.d)" \
-	in_root sh -c 'id swtee && id swtee-supp && getent group tee'
+check "users swtee, swtee-supp, swtee-tpm (in group tee) and group tee exist (sysusers.d)" \
+	in_root sh -c 'id swtee && id swtee-supp && id -nG swtee-tpm | grep -qw tee && getent group tee'
 check "state directories with the modes of tmpfiles.d" in_root sh -c \
 	'[ "$(stat -c "%a %U" /var/lib/swtee/secure)" = "700 swtee" ] &&
 	 [ "$(stat -c "%a %U" /var/lib/swtee/ree)" = "700 swtee-supp" ]'
@@ -154,10 +155,11 @@ unit_key() { sed -n "s/^$2=//p" "$root/lib/systemd/system/$1" | tail -1; }
 unit_run() {
 	local u=$1 groups nnp=
 	groups=$(unit_key "$u" SupplementaryGroups | tr ' ' ',')
+	groups=${groups:+--groups=$groups}
 	[ "$(unit_key "$u" NoNewPrivileges)" = yes ] && nnp=--no-new-privs
 	chroot "$root" /usr/bin/env -i PATH=/usr/bin:/bin sh -c \
 		"umask $(unit_key "$u" UMask); exec setpriv --reuid=$(unit_key "$u" User) \
-		--regid=$(unit_key "$u" Group) --groups=$groups $nnp -- $(unit_key "$u" ExecStart)"
+		--regid=$(unit_key "$u" Group) ${groups:---clear-groups} $nnp -- $(unit_key "$u" ExecStart)"
 }
 # What boot does for /run (the package's postinst did it once already).
 in_root systemd-tmpfiles --create swtee.conf
@@ -197,6 +199,17 @@ check "a client built with pkg-config teec" in_root sh -c \
 	'apt-get install -y -q pkgconf >/dev/null && printf "#include <tee_client_api.h>\nint main(void) { TEEC_Context c; return TEEC_InitializeContext(NULL, &c) != TEEC_SUCCESS; }\n" > /tmp/c.c &&
 	 cc -o /tmp/c /tmp/c.c $(pkg-config --cflags --libs teec) && chmod 0755 /tmp/c'
 check "alice runs it" as_alice /tmp/c
+
+# The fTPM as swtee-tpm.service runs it (its RuntimeDirectory= made by
+# hand), and tpm2-tools in alice's login shell with no -T option.
+in_root install -d -o swtee-tpm -g tee -m 0750 /run/swtee-tpm
+unit_run swtee-tpm.service >"$work/swtee-tpm.log" 2>&1 &
+tpm=$!
+for _ in $(seq 200); do [ -S "$root/run/swtee-tpm/swtpm" ] && break; sleep 0.05; done
+check "tpm2-tools installs in the root" in_root sh -c 'apt-get install -y -q tpm2-tools >/dev/null'
+check "alice: tpm2_getrandom and a PCR read with default paths (the login snippet)" \
+	as_alice sh -c '. /etc/profile.d/swtee-tpm.sh && tpm2_getrandom --hex 8 && tpm2_pcrread sha256:0'
+kill "$tpm" 2>/dev/null
 
 kill "$supp" "$core" 2>/dev/null
 wait 2>/dev/null
