@@ -24,13 +24,20 @@
 #include <mempool.h>
 #include <memtag.h>
 #include <printk.h>
+#include <pta_apdu.h>
+#include <pta_device.h>
 #include <pta_qcom_pas.h>
+#include <pta_rng.h>
+#include <pta_scp03.h>
 #include <remoteproc_pta.h>
+#include <rng_pta_client.h>
 #include <string_ext.h>
 #include <sys/queue.h>
 #include <trace.h>
 #include <types_ext.h>
 #include <utee_defines.h>
+#include <utee_syscalls.h>
+#include <utee_types.h>
 #include <util.h>
 
 #include <crypt.h>
@@ -68,6 +75,17 @@ COMPILE_TIME_ASSERT(ELF64_R_TYPE_ID(ELF64_R_TYPE_INFO(0x123456, 0x7f)) == 0x7f);
 COMPILE_TIME_ASSERT(ELF64_R_TYPE_DATA(ELF64_R_TYPE_INFO(0x123456, 0x7f)) == 0x123456);
 COMPILE_TIME_ASSERT(PTA_RPROC_FIRMWARE_LOAD == 2 && PTA_REMOTEPROC_RELEASE == 9);
 COMPILE_TIME_ASSERT(PTA_QCOM_PAS_IS_SUPPORTED == 1 && PTA_QCOM_PAS_VERIFY_IMAGE == 9);
+COMPILE_TIME_ASSERT(PTA_CMD_GET_DEVICES == 0 && PTA_CMD_GET_DEVICES_SUPP == 1 &&
+		    PTA_CMD_GET_DEVICES_RPMB == 2);
+COMPILE_TIME_ASSERT(PTA_CMD_GET_ENTROPY == 0 && PTA_CMD_GET_RNG_INFO == 1 &&
+		    TEE_ERROR_HEALTH_TEST_FAIL == 1);
+COMPILE_TIME_ASSERT(PTA_CMD_ENABLE_SCP03 == 0 && PTA_SCP03_SESSION_ROTATE_KEYS == 1);
+COMPILE_TIME_ASSERT(PTA_CMD_TXRX_APDU_RAW_FRAME == 0 && PTA_APDU_TXRX_CASE_2E == 3 &&
+		    PTA_APDU_TXRX_CASE_4E == 7);
+COMPILE_TIME_ASSERT(UTEE_ENTRY_FUNC_INVOKE_COMMAND == 2 && UTEE_ENTRY_FUNC_DUMP_MEMSTATS == 3);
+COMPILE_TIME_ASSERT(UTEE_TIME_CAT_REE == 2 && TEE_CACHEINVALIDATE == 2);
+COMPILE_TIME_ASSERT(sizeof(struct utee_params) == 72 && sizeof(struct utee_attribute) == 24);
+COMPILE_TIME_ASSERT(sizeof(struct utee_object_info) == 28);
 static const char uuid_fmt_check[] = "%" PRIu32 "/%" PRIx64 "/%" PRIxVA "/%" PRIxPA;
 
 #define CHECK(cond)                                                                                \
@@ -420,6 +438,40 @@ static TEE_Result check_elf_pta(void)
 	return TEE_SUCCESS;
 }
 
+/* The device, RNG, SCP03 and APDU pseudo TAs' UUIDs (absent here) and the inline _utee_* calls. */
+static TEE_Result check_utee(void)
+{
+	static const TEE_UUID ptas[] = {PTA_DEVICE_UUID, PTA_RNG_UUID, PTA_SCP03_UUID,
+					PTA_APDU_UUID};
+	TEE_TASessionHandle sess = TEE_HANDLE_NULL;
+	uint8_t rnd[16] = {0};
+	char line[64] = {0};
+	TEE_Time t = {0};
+	uint32_t origin = 0;
+	uint32_t flag = 1;
+
+	CHECK(ptas[0].timeLow == 0x7011a688 && ptas[0].clockSeqAndNode[7] == 0xb8);
+	CHECK(ptas[1].timeLow == 0xab7a617c && ptas[1].clockSeqAndNode[7] == 0x64);
+	CHECK(ptas[2].timeLow == 0xbe0e5821 && ptas[2].clockSeqAndNode[7] == 0x35);
+	CHECK(ptas[3].timeLow == 0x3f3eb880 && ptas[3].clockSeqAndNode[7] == 0x50);
+	for (size_t i = 0; i < sizeof(ptas) / sizeof(ptas[0]); i++)
+		CHECK(TEE_OpenTASession(&ptas[i], TEE_TIMEOUT_INFINITE, 0, NULL, &sess, &origin) ==
+		      TEE_ERROR_ITEM_NOT_FOUND);
+	CHECK(_utee_cryp_random_number_generate(rnd, sizeof(rnd)) == TEE_SUCCESS);
+	CHECK(!all_zero(rnd, sizeof(rnd)));
+	CHECK(_utee_get_time(UTEE_TIME_CAT_SYSTEM, &t) == TEE_SUCCESS && (t.seconds || t.millis));
+	CHECK(_utee_get_time(UTEE_TIME_CAT_REE, &t) == TEE_SUCCESS && t.seconds > 0);
+	CHECK(_utee_get_time(7, &t) == TEE_ERROR_BAD_PARAMETERS);
+	CHECK(_utee_cache_operation(line, sizeof(line), TEE_CACHEFLUSH) ==
+	      TEE_CacheFlush(line, sizeof(line)));
+	CHECK(_utee_cache_operation(line, sizeof(line), 9) == TEE_ERROR_BAD_PARAMETERS);
+	CHECK(_utee_check_access_rights(TEE_MEMORY_ACCESS_READ | TEE_MEMORY_ACCESS_WRITE, line,
+					sizeof(line)) == TEE_SUCCESS);
+	CHECK(_utee_get_cancellation_flag(&flag) == TEE_SUCCESS && flag == 0);
+	CHECK(_utee_wait(1) == TEE_SUCCESS);
+	return TEE_SUCCESS;
+}
+
 static TEE_Result check_misc(bool heap_uncounted)
 {
 	static const uint8_t dump[20] = {0xde, 0xad, 0xbe, 0xef};
@@ -481,6 +533,8 @@ static TEE_Result cmd_helpers(uint32_t types, TEE_Param params[4])
 		res = check_queues();
 	if (!res)
 		res = check_elf_pta();
+	if (!res)
+		res = check_utee();
 	if (!res)
 		res = check_misc(params[0].value.a == 1);
 	return res;
