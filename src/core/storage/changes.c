@@ -256,76 +256,103 @@ bool do_create_part(struct worker *w, struct buf_reader *r)
 	return true;
 }
 
-bool do_write(struct worker *w, struct buf_reader *r)
-{
-	struct pending *p = &w->p;
-	struct whandle *wh = NULL;
-	uint32_t h = 0;
-	uint64_t pos = 0;
-	uint32_t len = 0;
-	uint32_t flags = 0;
-	uint32_t more = 0;
-	uint64_t from = 0;
-	const uint8_t *src = w->bulk;
-	uint32_t dummy = 0;
-	TEE_Result res = TEE_ERROR_GENERIC;
+/* A write's request: where its bytes go and where they are. */
+struct write_req {
+	uint32_t h;
+	uint64_t pos;
+	uint32_t len;
+	uint32_t more;
+	const uint8_t *src;
+};
 
-	buf_get_u32(r, &h);
-	buf_get_u64(r, &pos);
-	buf_get_u32(r, &len);
+/* Reads a write's request into q: TEE_SUCCESS, or the result to reply with. */
+static TEE_Result write_req_get(struct worker *w, struct buf_reader *r, struct write_req *q)
+{
+	const struct pending *p = &w->p;
+	uint32_t flags = 0;
+	uint64_t from = 0;
+
+	q->src = w->bulk;
+	buf_get_u32(r, &q->h);
+	buf_get_u64(r, &q->pos);
+	buf_get_u32(r, &q->len);
 	buf_get_u32(r, &flags);
 	if (flags & PROTO_STOR_WRITE_HEAP) {
 		/* In the instance's heap: all of it inside the mapping. */
 		buf_get_u64(r, &from);
-		src = w->heap && from <= w->heap_len && len <= w->heap_len - from ? w->heap + from
-										  : NULL;
+		q->src = w->heap && from <= w->heap_len && q->len <= w->heap_len - from
+			     ? w->heap + from
+			     : NULL;
 	}
-	more = flags & PROTO_STOR_WRITE_MORE;
-	if (!buf_done(r) || !src || len > PROTO_STOR_WINDOW ||
+	q->more = flags & PROTO_STOR_WRITE_MORE;
+	if (!buf_done(r) || !q->src || q->len > PROTO_STOR_WINDOW ||
 	    (flags & ~(PROTO_STOR_WRITE_MORE | PROTO_STOR_WRITE_HEAP)) ||
-	    (p->active && (p->create || p->handle != h || p->next != pos)) ||
-	    (more && (pos + len) % STOR_BLOCK)) {
-		pending_end(w);
-		reply(w, TEE_ERROR_BAD_PARAMETERS, NULL, 0);
-		return true;
-	}
-	if (pos + len > STOR_MAX_SIZE) {
-		pending_end(w);
-		reply(w, TEE_ERROR_OVERFLOW, NULL, 0);
-		return true;
-	}
-	if (!p->active) {
-		res = begin(w, h, TEE_DATA_FLAG_ACCESS_WRITE, &wh);
-		if (res) {
-			reply(w, res, NULL, 0);
-			return true;
-		}
-		p->w = entry_dup(wh->e);
-		if (!p->w) {
-			unlock(w);
-			reply(w, TEE_ERROR_OUT_OF_MEMORY, NULL, 0);
-			return true;
-		}
-		p->active = true;
-		p->e = wh->e;
-		p->handle = h;
-		txn_begin(&p->t, w->store);
-	}
-	res = obj_write(w->store, &p->t, p->e, p->w, pos, src, len);
-	p->next = pos + len;
-	if (res) {
-		struct stor_entry *e = p->e;
+	    (p->active && (p->create || p->handle != q->h || p->next != q->pos)) ||
+	    (q->more && (q->pos + q->len) % STOR_BLOCK))
+		return TEE_ERROR_BAD_PARAMETERS;
+	if (q->pos + q->len > STOR_MAX_SIZE)
+		return TEE_ERROR_OVERFLOW;
+	return TEE_SUCCESS;
+}
 
+/* The first write of a change to handle h: its object locked and copied. False once replied. */
+static bool write_begin(struct worker *w, uint32_t h)
+{
+	struct pending *p = &w->p;
+	struct whandle *wh = NULL;
+	TEE_Result res = begin(w, h, TEE_DATA_FLAG_ACCESS_WRITE, &wh);
+
+	if (res) {
+		reply(w, res, NULL, 0);
+		return false;
+	}
+	p->w = entry_dup(wh->e);
+	if (!p->w) {
+		unlock(w);
+		reply(w, TEE_ERROR_OUT_OF_MEMORY, NULL, 0);
+		return false;
+	}
+	p->active = true;
+	p->e = wh->e;
+	p->handle = h;
+	txn_begin(&p->t, w->store);
+	return true;
+}
+
+/* A write that failed with res: the change ends, a corrupt object gets its fix. */
+static void write_failed(struct worker *w, TEE_Result res)
+{
+	struct stor_entry *e = w->p.e;
+
+	pending_end(w);
+	if (res == TEE_ERROR_CORRUPT_OBJECT && !lock(w)) {
+		fix_result(w, e, res);
+		unlock(w);
+	}
+	reply(w, res == TEE_ERROR_ITEM_NOT_FOUND ? TEE_ERROR_STORAGE_NOT_AVAILABLE : res, NULL, 0);
+}
+
+bool do_write(struct worker *w, struct buf_reader *r)
+{
+	struct pending *p = &w->p;
+	struct write_req q;
+	uint32_t dummy = 0;
+	TEE_Result res = write_req_get(w, r, &q);
+
+	if (res) {
 		pending_end(w);
-		if (res == TEE_ERROR_CORRUPT_OBJECT && !lock(w)) {
-			fix_result(w, e, res);
-			unlock(w);
-		}
-		reply(w, res == TEE_ERROR_ITEM_NOT_FOUND ? TEE_ERROR_STORAGE_NOT_AVAILABLE : res,
-		      NULL, 0);
+		reply(w, res, NULL, 0);
 		return true;
 	}
-	if (more) {
+	if (!p->active && !write_begin(w, q.h))
+		return true;
+	res = obj_write(w->store, &p->t, p->e, p->w, q.pos, q.src, q.len);
+	p->next = q.pos + q.len;
+	if (res) {
+		write_failed(w, res);
+		return true;
+	}
+	if (q.more) {
 		reply(w, TEE_SUCCESS, NULL, 0);
 		return true;
 	}

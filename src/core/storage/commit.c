@@ -92,30 +92,28 @@ static void sync_direct(struct txn *t)
 		fsb_syncdir(&t->b);
 }
 
-/*
- * A small record: to the RPMB log with its head in one fdatasync, then its
- * file operations. On failure the store broke, unless nothing can count.
- */
-static TEE_Result commit_log(struct txn *t, const uint8_t head[RHDR_LEN], const uint8_t *sealed,
-			     uint64_t total, const uint8_t tag[STOR_TAG], uint64_t seq)
+/* The record in one buffer: its head, its bulk, then the sealed meta and its tag. */
+static uint8_t *log_record(const struct txn *t, const uint8_t head[RHDR_LEN], const uint8_t *sealed,
+			   uint64_t total)
 {
-	struct store *s = t->s;
-	struct apply a = {.s = s, .b = &t->b, .bulk = t->pbulk, .bulk_len = t->bulk};
 	uint8_t *rec = malloc((size_t)total);
-	bool overlap = t->ndv && !t->dv_over;
-	TEE_Result res = TEE_ERROR_GENERIC;
-	int r = 0;
 
 	if (!rec)
-		return TEE_ERROR_OUT_OF_MEMORY;
+		return NULL;
 	memcpy(rec, head, RHDR_LEN);
 	if (t->bulk)
 		memcpy(rec + RHDR_LEN, t->pbulk, (size_t)t->bulk);
 	memcpy(rec + RHDR_LEN + t->bulk, sealed, t->meta_len + STOR_TAG);
-	/*
-	 * The writes in place land before the record goes out, so that a full
-	 * disk fails them while nothing counts yet; only their sync overlaps.
-	 */
+	return rec;
+}
+
+/*
+ * The writes in place land before the record goes out, so that a full
+ * disk fails them while nothing counts yet; only their sync overlaps.
+ * A failure goes to t->err.
+ */
+static void log_land_direct(struct txn *t, bool overlap)
+{
 	reserve_images(t);
 	if (overlap) {
 		/*
@@ -132,121 +130,158 @@ static TEE_Result commit_log(struct txn *t, const uint8_t head[RHDR_LEN], const 
 		sync_direct(t);
 		syncs = txn_send(t);
 		if (!t->err)
-			txn_fail(t, settle_error(reefs_settle_keep(s->fs, syncs ? 1 : 0)));
+			txn_fail(t, settle_error(reefs_settle_keep(t->s->fs, syncs ? 1 : 0)));
 	} else {
 		sync_direct(t);
 		txn_run(t);
 	}
-	if (t->err) {
-		res = t->err;
-		goto out;
-	}
-	r = rpmb_log_append(&s->rpmb, s->keys, rec, (size_t)total, seq, tag);
+}
+
+/* The record to the RPMB log. On failure the store broke, unless nothing can count. */
+static TEE_Result log_append(struct txn *t, const uint8_t *rec, uint64_t total,
+			     const uint8_t tag[STOR_TAG], uint64_t seq, bool overlap)
+{
+	struct store *s = t->s;
+	int r = rpmb_log_append(&s->rpmb, s->keys, rec, (size_t)total, seq, tag);
+
 	if (overlap && reefs_settle(s->fs)) {
 		/* The record may count while its blocks are not all there. */
 		if (r != RPMB_LOG_NOTHING)
 			store_break(s, TEE_ERROR_STORAGE_NOT_AVAILABLE, "a commit did not finish");
-		res = TEE_ERROR_STORAGE_NOT_AVAILABLE;
-		goto out;
+		return TEE_ERROR_STORAGE_NOT_AVAILABLE;
 	}
-	if (r == RPMB_LOG_NOTHING) {
-		res = TEE_ERROR_STORAGE_NOT_AVAILABLE;
-		goto out;
-	}
+	if (r == RPMB_LOG_NOTHING)
+		return TEE_ERROR_STORAGE_NOT_AVAILABLE;
 	if (r) {
 		store_break(s, TEE_ERROR_STORAGE_NOT_AVAILABLE, "the RPMB slot cannot be written");
-		res = TEE_ERROR_STORAGE_NOT_AVAILABLE;
-		goto out;
+		return TEE_ERROR_STORAGE_NOT_AVAILABLE;
 	}
-	/*
-	 * Durable: now its files, without waiting. Whatever uses the channel
-	 * or the store next waits for them first (reefs_settle, store_lock).
-	 */
-	if (!meta_apply(s, &a, t->meta, t->meta_len, false)) {
+	return TEE_SUCCESS;
+}
+
+/*
+ * Durable: now its files, without waiting. Whatever uses the channel
+ * or the store next waits for them first (reefs_settle, store_lock).
+ * A failure breaks the store.
+ */
+static TEE_Result log_apply(struct txn *t, struct apply *a)
+{
+	struct store *s = t->s;
+
+	if (!meta_apply(s, a, t->meta, t->meta_len, false)) {
 		store_break(s, TEE_ERROR_STORAGE_NOT_AVAILABLE, "a transaction is malformed");
-		res = TEE_ERROR_STORAGE_NOT_AVAILABLE;
-		goto out;
+		return TEE_ERROR_STORAGE_NOT_AVAILABLE;
 	}
-	if (a.b->nops && !a.io)
-		a.io = fsb_send(a.b, &s->applying);
-	if (a.io) {
+	if (a->b->nops && !a->io)
+		a->io = fsb_send(a->b, &s->applying);
+	if (a->io) {
 		store_break(s, TEE_ERROR_STORAGE_NOT_AVAILABLE, "a commit did not finish");
-		res = TEE_ERROR_STORAGE_NOT_AVAILABLE;
-		goto out;
+		return TEE_ERROR_STORAGE_NOT_AVAILABLE;
 	}
-	res = TEE_SUCCESS;
-out:
+	return TEE_SUCCESS;
+}
+
+/*
+ * A small record: to the RPMB log with its head in one fdatasync, then its
+ * file operations. On failure the store broke, unless nothing can count.
+ */
+static TEE_Result commit_log(struct txn *t, const uint8_t head[RHDR_LEN], const uint8_t *sealed,
+			     uint64_t total, const uint8_t tag[STOR_TAG], uint64_t seq)
+{
+	struct apply a = {.s = t->s, .b = &t->b, .bulk = t->pbulk, .bulk_len = t->bulk};
+	uint8_t *rec = log_record(t, head, sealed, total);
+	bool overlap = t->ndv && !t->dv_over;
+	TEE_Result res = TEE_ERROR_GENERIC;
+
+	if (!rec)
+		return TEE_ERROR_OUT_OF_MEMORY;
+	log_land_direct(t, overlap);
+	res = t->err;
+	if (!res)
+		res = log_append(t, rec, total, tag, seq, overlap);
+	if (!res)
+		res = log_apply(t, &a);
 	secure_wipe(rec, (size_t)total);
 	free(rec);
 	return res;
 }
 
-/* A large record: to the REE journal, fdatasync, its files, then the RPMB anchor. */
-static TEE_Result commit_ree(struct txn *t, const uint8_t head[RHDR_LEN], const uint8_t *sealed,
-			     uint64_t total, const uint8_t tag[STOR_TAG], uint64_t seq)
+/* The journal in steps: zeros past the record, so that the next ones overwrite, not append. */
+static void ree_grow(struct txn *t, uint64_t end)
 {
 	struct store *s = t->s;
-	struct apply a = {.s = s, .b = &t->b, .ree = true, .rec = t->rec, .bulk_len = t->bulk};
-	uint64_t end = t->rec + total;
-	uint32_t rec_write = 0;
-	bool rec_ran = false;
-	TEE_Result res = TEE_ERROR_GENERIC;
+	uint64_t grow = 0;
 
-	reserve_images(t);
-	sync_direct(t);
-	if (end > s->jalloc) {
-		/* Zeros past the record, so that the next ones overwrite, not append. */
-		uint64_t grow = (end + JOURNAL_STEP - 1) / JOURNAL_STEP * JOURNAL_STEP;
+	if (end <= s->jalloc)
+		return;
+	grow = (end + JOURNAL_STEP - 1) / JOURNAL_STEP * JOURNAL_STEP;
+	if (!fsb_room(&t->b, 1, OP_BYTES))
+		txn_run(t);
+	if (grow > end)
+		fsb_zero(&t->b, JNAME, end, (uint32_t)(grow - end));
+	s->jalloc = grow;
+}
 
-		if (!fsb_room(&t->b, 1, OP_BYTES))
-			txn_run(t);
-		if (grow > end)
-			fsb_zero(&t->b, JNAME, end, (uint32_t)(grow - end));
-		s->jalloc = grow;
-	}
+/*
+ * The record to the journal: in one write when it fits the write area with
+ * its staged bulk, else its sealed meta in pieces and then its head.
+ * Returns the index of the record's (last) write; a failure goes to t->err.
+ */
+static uint32_t ree_write_record(struct txn *t, const uint8_t head[RHDR_LEN], const uint8_t *sealed,
+				 uint64_t total)
+{
+	struct store *s = t->s;
+	size_t done = 0;
+	size_t left = t->meta_len + STOR_TAG;
+
 	if (!t->bulk_sent && t->staged + t->meta_len + STOR_TAG <= BULK_ROOM) {
-		/* The whole record in one write. */
 		memcpy(wa(s, FS_WRITE_AREA), head, RHDR_LEN);
 		memcpy(wa(s, FS_WRITE_AREA + RHDR_LEN + t->staged), sealed, t->meta_len + STOR_TAG);
 		if (!fsb_room(&t->b, 2, OP_BYTES))
 			txn_run(t);
-		rec_write = fsb_write(&t->b, JNAME, t->rec, (uint32_t)total, FS_WRITE_AREA);
-	} else {
-		size_t done = 0;
-		size_t left = t->meta_len + STOR_TAG;
-
-		ree_flush(t);
-		while (left && !t->err) {
-			size_t n = left < BULK_ROOM ? left : BULK_ROOM;
-
-			memcpy(wa(s, FS_WRITE_AREA + RHDR_LEN), sealed + done, n);
-			fsb_write(&t->b, JNAME, t->rec + RHDR_LEN + t->bulk + done, (uint32_t)n,
-				  FS_WRITE_AREA + RHDR_LEN);
-			txn_run(t);
-			done += n;
-			left -= n;
-		}
-		memcpy(wa(s, FS_WRITE_AREA), head, RHDR_LEN);
-		if (!fsb_room(&t->b, 2, OP_BYTES))
-			txn_run(t);
-		rec_write = fsb_write(&t->b, JNAME, t->rec, RHDR_LEN, FS_WRITE_AREA);
+		return fsb_write(&t->b, JNAME, t->rec, (uint32_t)total, FS_WRITE_AREA);
 	}
-	if (t->err)
-		return t->err;
-	fsb_sync(&t->b, JNAME);
-	/* From the record's write on it may be durable: a failure then breaks the store. */
+	ree_flush(t);
+	while (left && !t->err) {
+		size_t n = left < BULK_ROOM ? left : BULK_ROOM;
+
+		memcpy(wa(s, FS_WRITE_AREA + RHDR_LEN), sealed + done, n);
+		fsb_write(&t->b, JNAME, t->rec + RHDR_LEN + t->bulk + done, (uint32_t)n,
+			  FS_WRITE_AREA + RHDR_LEN);
+		txn_run(t);
+		done += n;
+		left -= n;
+	}
+	memcpy(wa(s, FS_WRITE_AREA), head, RHDR_LEN);
+	if (!fsb_room(&t->b, 2, OP_BYTES))
+		txn_run(t);
+	return fsb_write(&t->b, JNAME, t->rec, RHDR_LEN, FS_WRITE_AREA);
+}
+
+/*
+ * After the record's write and sync are queued: its files, then the RPMB
+ * anchor. From the record's write on it may be durable: a failure then
+ * breaks the store, unless nothing of the record got written.
+ */
+static TEE_Result ree_finish(struct txn *t, struct apply *a, uint32_t rec_write, uint64_t end,
+			     const uint8_t tag[STOR_TAG], uint64_t seq)
+{
+	struct store *s = t->s;
+	bool rec_ran = false;
+	TEE_Result res = TEE_ERROR_GENERIC;
+
 	if (!fsb_room(&t->b, meta_file_ops(t->meta, t->meta_len), OP_BYTES)) {
 		res = fsb_run(&t->b);
 		rec_ran = true;
 		if (res)
 			goto failed;
 	}
-	if (!meta_apply(s, &a, t->meta, t->meta_len, false)) {
+	if (!meta_apply(s, a, t->meta, t->meta_len, false)) {
 		store_break(s, TEE_ERROR_STORAGE_NOT_AVAILABLE, "a transaction is malformed");
 		return TEE_ERROR_STORAGE_NOT_AVAILABLE;
 	}
-	if (a.io) {
-		res = a.io;
+	if (a->io) {
+		res = a->io;
 		rec_ran = true;
 		goto failed;
 	}
@@ -267,6 +302,24 @@ failed:
 		return res == TEE_ERROR_ITEM_NOT_FOUND ? TEE_ERROR_STORAGE_NOT_AVAILABLE : res;
 	store_break(s, TEE_ERROR_STORAGE_NOT_AVAILABLE, "a commit did not finish");
 	return TEE_ERROR_STORAGE_NOT_AVAILABLE;
+}
+
+/* A large record: to the REE journal, fdatasync, its files, then the RPMB anchor. */
+static TEE_Result commit_ree(struct txn *t, const uint8_t head[RHDR_LEN], const uint8_t *sealed,
+			     uint64_t total, const uint8_t tag[STOR_TAG], uint64_t seq)
+{
+	struct apply a = {.s = t->s, .b = &t->b, .ree = true, .rec = t->rec, .bulk_len = t->bulk};
+	uint64_t end = t->rec + total;
+	uint32_t rec_write = 0;
+
+	reserve_images(t);
+	sync_direct(t);
+	ree_grow(t, end);
+	rec_write = ree_write_record(t, head, sealed, total);
+	if (t->err)
+		return t->err;
+	fsb_sync(&t->b, JNAME);
+	return ree_finish(t, &a, rec_write, end, tag, seq);
 }
 
 /*

@@ -392,77 +392,86 @@ TEE_Result map_set(struct store *s, struct txn *t, const struct stor_entry *e,
 	return t->err;
 }
 
-TEE_Result map_finish(struct store *s, struct txn *t, const struct stor_entry *e,
-		      struct stor_entry *w, const struct map_sink *out)
+/* Shrinking to w: the last page of every level loses entries, the files beyond the end go. */
+static void map_shrink(struct store *s, struct txn *t, const struct stor_entry *e,
+		       const struct stor_entry *w, const struct map_sink *out)
 {
-	uint64_t old_n = e ? map_blocks(e->size) : 0;
 	uint64_t n = map_blocks(w->size);
 	unsigned int old_d = e ? map_depth(e->size) : 0;
 	unsigned int d = map_depth(w->size);
 
-	/* Shrinking: the last page of every level loses entries. */
-	if (n < old_n) {
-		for (unsigned int l = 1; l <= (d ? d : 1) && n; l++)
-			txn_get(s, t, e, w->fid, (uint8_t)l, (uint32_t)(pages_at(n, l) - 1));
-		for (unsigned int l = 1; l <= STOR_LEVELS; l++) {
-			uint64_t len = l <= d && n
-					   ? (pages_at(n, l) - 1) * STOR_BLOCK +
+	for (unsigned int l = 1; l <= (d ? d : 1) && n; l++)
+		txn_get(s, t, e, w->fid, (uint8_t)l, (uint32_t)(pages_at(n, l) - 1));
+	for (unsigned int l = 1; l <= STOR_LEVELS; l++) {
+		uint64_t len = l <= d && n ? (pages_at(n, l) - 1) * STOR_BLOCK +
 						 entries_in(n, l, pages_at(n, l) - 1) * STOR_ENTRY
 					   : 0;
 
-			if (l <= old_d)
-				out->truncate(out->ctx, w->fid, (char)('0' + l), len);
-		}
-		out->truncate(out->ctx, w->fid, 0, w->size);
+		if (l <= old_d)
+			out->truncate(out->ctx, w->fid, (char)('0' + l), len);
 	}
-	/* Growing past a level: the old top hangs under new ones. */
-	if (d > old_d && old_n)
-		txn_get(s, t, e, w->fid, (uint8_t)(old_d + 1), 0);
-	if (t->err)
-		return t->err;
-	/* Bottom up: trim, hash, hang each page under its parent. */
+	out->truncate(out->ctx, w->fid, 0, w->size);
+}
+
+/*
+ * Page p, of level l of w's map of n blocks and depth d: trimmed and
+ * hashed, its hash hung under its parent or made the root. False when the
+ * parent cannot be had (t->err).
+ */
+static bool page_finish(struct store *s, struct txn *t, const struct stor_entry *e,
+			struct stor_entry *w, struct txn_page *p, unsigned int l, uint64_t n,
+			unsigned int d)
+{
+	struct txn_page *up = NULL;
+	uint32_t cnt = 0;
+
+	if (p->index >= pages_at(n, l) || !n) {
+		p->zero = true; /* beyond the end now */
+		return true;
+	}
+	cnt = entries_in(n, l, p->index);
+	memset(p->e + cnt * STOR_ENTRY, 0, STOR_BLOCK - cnt * STOR_ENTRY);
+	if (d == 0) {
+		/* One block: its entry is the root, no page is stored. */
+		memcpy(w->root, p->e, STOR_ENTRY);
+		p->zero = true;
+		return true;
+	}
+	p->zero = all_zero(p->e, cnt * STOR_ENTRY);
+	if (p->zero)
+		memset(p->hash, 0, STOR_HASH);
+	else
+		page_hash(w->fid, p->level, p->index, p->e, p->hash);
+	if (l == d) {
+		memcpy(w->root, p->hash, STOR_HASH);
+		return true;
+	}
+	up = txn_get(s, t, e, w->fid, (uint8_t)(l + 1), p->index / STOR_FANOUT);
+	if (!up)
+		return false;
+	memcpy(up->e + (p->index % STOR_FANOUT) * STOR_ENTRY, p->hash, STOR_HASH);
+	return true;
+}
+
+/* Bottom up: trim, hash, hang each page of w's map under its parent. False on a failure. */
+static bool map_hang(struct store *s, struct txn *t, const struct stor_entry *e,
+		     struct stor_entry *w, uint64_t n, unsigned int d)
+{
 	for (unsigned int l = 1; l <= (d ? d : 1); l++) {
 		for (struct txn_page *p = t->pages; p; p = p->next) {
-			uint32_t cnt = 0;
-			uint8_t *slot = NULL;
-
 			if (p->level != l || memcmp(p->fid, w->fid, STOR_FID) != 0)
 				continue;
-			if (p->index >= pages_at(n, l) || !n) {
-				p->zero = true; /* beyond the end now */
-				continue;
-			}
-			cnt = entries_in(n, l, p->index);
-			memset(p->e + cnt * STOR_ENTRY, 0, STOR_BLOCK - cnt * STOR_ENTRY);
-			if (d == 0) {
-				/* One block: its entry is the root, no page is stored. */
-				memcpy(w->root, p->e, STOR_ENTRY);
-				p->zero = true;
-				continue;
-			}
-			p->zero = all_zero(p->e, cnt * STOR_ENTRY);
-			if (p->zero)
-				memset(p->hash, 0, STOR_HASH);
-			else
-				page_hash(w->fid, p->level, p->index, p->e, p->hash);
-			if (l == d) {
-				memcpy(w->root, p->hash, STOR_HASH);
-				continue;
-			}
-			{
-				struct txn_page *up = txn_get(s, t, e, w->fid, (uint8_t)(l + 1),
-							      p->index / STOR_FANOUT);
-
-				if (!up)
-					return t->err;
-				slot = up->e + (p->index % STOR_FANOUT) * STOR_ENTRY;
-				memcpy(slot, p->hash, STOR_HASH);
-			}
+			if (!page_finish(s, t, e, w, p, l, n, d))
+				return false;
 		}
 	}
-	if (!n)
-		memset(w->root, 0, STOR_HASH);
-	/* The pages that changed, as images of their files. */
+	return true;
+}
+
+/* The pages of w's map that changed, as images of their files. */
+static void map_images(struct txn *t, const struct stor_entry *w, const struct map_sink *out,
+		       uint64_t n, unsigned int d)
+{
 	for (struct txn_page *p = t->pages; p; p = p->next) {
 		if (memcmp(p->fid, w->fid, STOR_FID) != 0)
 			continue;
@@ -474,6 +483,28 @@ TEE_Result map_finish(struct store *s, struct txn *t, const struct stor_entry *e
 			   (uint64_t)p->index * STOR_BLOCK, p->e,
 			   entries_in(n, p->level, p->index) * STOR_ENTRY);
 	}
+}
+
+TEE_Result map_finish(struct store *s, struct txn *t, const struct stor_entry *e,
+		      struct stor_entry *w, const struct map_sink *out)
+{
+	uint64_t old_n = e ? map_blocks(e->size) : 0;
+	uint64_t n = map_blocks(w->size);
+	unsigned int old_d = e ? map_depth(e->size) : 0;
+	unsigned int d = map_depth(w->size);
+
+	if (n < old_n)
+		map_shrink(s, t, e, w, out);
+	/* Growing past a level: the old top hangs under new ones. */
+	if (d > old_d && old_n)
+		txn_get(s, t, e, w->fid, (uint8_t)(old_d + 1), 0);
+	if (t->err)
+		return t->err;
+	if (!map_hang(s, t, e, w, n, d))
+		return t->err;
+	if (!n)
+		memset(w->root, 0, STOR_HASH);
+	map_images(t, w, out, n, d);
 	return t->err;
 }
 

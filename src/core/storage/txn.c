@@ -219,6 +219,74 @@ void txn_image(struct txn *t, const uint8_t fid[STOR_FID], char kind, uint64_t o
 	buf_put_u64(&w, off);
 }
 
+/* Notes file name as written in place, to sync before the record. False on a failure. */
+static bool direct_note(struct txn *t, const char name[PROTO_FS_NAME_MAX + 1])
+{
+	size_t i = 0;
+	void *q = NULL;
+
+	if (t->ndirect && strcmp(t->direct[t->ndirect - 1], name) == 0)
+		return true;
+	for (i = 0; i < t->ndirect; i++)
+		if (!strcmp(t->direct[i], name))
+			return true;
+	q = realloc(t->direct, (t->ndirect + 1) * sizeof(*t->direct));
+	if (!q) {
+		txn_fail(t, TEE_ERROR_OUT_OF_MEMORY);
+		return false;
+	}
+	t->direct = q;
+	memcpy(t->direct[t->ndirect++], name, PROTO_FS_NAME_MAX + 1);
+	return true;
+}
+
+/* The len bytes at off in file name, from win: onto the run of writes, or a new run. */
+static void drun_add(struct txn *t, const char name[PROTO_FS_NAME_MAX + 1], uint64_t off,
+		     uint32_t win, size_t len)
+{
+	if (t->drun_len && !strcmp(t->drun_name, name) && off == t->drun_off + t->drun_len &&
+	    win == t->drun_win + t->drun_len) {
+		t->drun_len += (uint32_t)len;
+		return;
+	}
+	drun_queue(t);
+	memcpy(t->drun_name, name, PROTO_FS_NAME_MAX + 1);
+	t->drun_off = off;
+	t->drun_win = win;
+	t->drun_len = (uint32_t)len;
+}
+
+/*
+ * Every DIRECT_PIPE bytes, what is sealed goes out without waiting, and
+ * the supplicant starts writing it back: the disk works while the rest
+ * is sealed. The fdatasync before the record waits for it all.
+ * False on a failure.
+ */
+static bool direct_pipe(struct txn *t, size_t len, size_t left)
+{
+	uint32_t unsent = t->direct_staged - t->direct_sent - (uint32_t)len;
+	uint32_t done_len = 0;
+
+	if (unsent < DIRECT_PIPE &&
+	    !(unsent >= DIRECT_TAIL && left < DIRECT_TAIL && left + len >= DIRECT_TAIL))
+		return true;
+	/* The pieces before this one; this one is still to be filled. */
+	done_len = t->drun_len - (uint32_t)len;
+	if (done_len) {
+		fsb_write(&t->b, t->drun_name, t->drun_off, done_len, t->drun_win);
+		fsb_writeout(&t->b, t->drun_name, t->drun_off, done_len);
+		t->drun_off += done_len;
+		t->drun_win += done_len;
+		t->drun_len = (uint32_t)len;
+	}
+	if (fsb_send(&t->b, NULL)) {
+		txn_fail(t, TEE_ERROR_STORAGE_NOT_AVAILABLE);
+		return false;
+	}
+	t->direct_sent = t->direct_staged - (uint32_t)len;
+	return true;
+}
+
 uint8_t *txn_direct_buf(struct txn *t, const uint8_t fid[STOR_FID], char kind, uint64_t off,
 			size_t len, size_t left, bool new_file)
 {
@@ -227,27 +295,12 @@ uint8_t *txn_direct_buf(struct txn *t, const uint8_t fid[STOR_FID], char kind, u
 	uint32_t start = t->ree ? DIRECT_REGION : FS_WRITE_AREA;
 	uint32_t room = t->ree ? DIRECT_ROOM : FS_WRITE_AREA_LEN;
 	uint32_t win = 0;
-	uint32_t unsent = 0;
-	size_t i = 0;
 
 	if (t->err || len > STOR_BLOCK)
 		return NULL;
 	entry_file(fid, kind, name);
-	if (!t->ndirect || strcmp(t->direct[t->ndirect - 1], name) != 0) {
-		for (i = 0; i < t->ndirect; i++)
-			if (!strcmp(t->direct[i], name))
-				break;
-		if (i == t->ndirect) {
-			void *q = realloc(t->direct, (t->ndirect + 1) * sizeof(*t->direct));
-
-			if (!q) {
-				txn_fail(t, TEE_ERROR_OUT_OF_MEMORY);
-				return NULL;
-			}
-			t->direct = q;
-			memcpy(t->direct[t->ndirect++], name, sizeof(name));
-		}
-	}
+	if (!direct_note(t, name))
+		return NULL;
 	t->direct_new |= new_file;
 	if (t->direct_staged + len > room || !fsb_room(&t->b, 3, OP_BYTES)) {
 		txn_run(t);
@@ -255,41 +308,10 @@ uint8_t *txn_direct_buf(struct txn *t, const uint8_t fid[STOR_FID], char kind, u
 			return NULL;
 	}
 	win = start + t->direct_staged;
-	if (t->drun_len && !strcmp(t->drun_name, name) && off == t->drun_off + t->drun_len &&
-	    win == t->drun_win + t->drun_len) {
-		t->drun_len += (uint32_t)len;
-	} else {
-		drun_queue(t);
-		memcpy(t->drun_name, name, sizeof(name));
-		t->drun_off = off;
-		t->drun_win = win;
-		t->drun_len = (uint32_t)len;
-	}
+	drun_add(t, name, off, win, len);
 	t->direct_staged += (uint32_t)len;
-	/*
-	 * Every DIRECT_PIPE bytes, what is sealed goes out without waiting, and
-	 * the supplicant starts writing it back: the disk works while the rest
-	 * is sealed. The fdatasync before the record waits for it all.
-	 */
-	unsent = t->direct_staged - t->direct_sent - (uint32_t)len;
-	if (unsent >= DIRECT_PIPE ||
-	    (unsent >= DIRECT_TAIL && left < DIRECT_TAIL && left + len >= DIRECT_TAIL)) {
-		uint32_t done_len = t->drun_len - (uint32_t)len;
-
-		/* The pieces before this one; this one is still to be filled. */
-		if (done_len) {
-			fsb_write(&t->b, t->drun_name, t->drun_off, done_len, t->drun_win);
-			fsb_writeout(&t->b, t->drun_name, t->drun_off, done_len);
-			t->drun_off += done_len;
-			t->drun_win += done_len;
-			t->drun_len = (uint32_t)len;
-		}
-		if (fsb_send(&t->b, NULL)) {
-			txn_fail(t, TEE_ERROR_STORAGE_NOT_AVAILABLE);
-			return NULL;
-		}
-		t->direct_sent = t->direct_staged - (uint32_t)len;
-	}
+	if (!direct_pipe(t, len, left))
+		return NULL;
 	return wa(t->s, win);
 }
 
