@@ -26,13 +26,19 @@
 #include <printk.h>
 #include <pta_apdu.h>
 #include <pta_device.h>
+#include <pta_gprof.h>
 #include <pta_qcom_pas.h>
 #include <pta_rng.h>
+#include <pta_rtc.h>
 #include <pta_scp03.h>
+#include <pta_socket.h>
+#include <pta_veraison_attestation.h>
+#include <pta_widevine.h>
 #include <remoteproc_pta.h>
 #include <rng_pta_client.h>
 #include <string_ext.h>
 #include <sys/queue.h>
+#include <tee_syscall_numbers.h>
 #include <trace.h>
 #include <types_ext.h>
 #include <utee_defines.h>
@@ -82,6 +88,20 @@ COMPILE_TIME_ASSERT(PTA_CMD_GET_ENTROPY == 0 && PTA_CMD_GET_RNG_INFO == 1 &&
 COMPILE_TIME_ASSERT(PTA_CMD_ENABLE_SCP03 == 0 && PTA_SCP03_SESSION_ROTATE_KEYS == 1);
 COMPILE_TIME_ASSERT(PTA_CMD_TXRX_APDU_RAW_FRAME == 0 && PTA_APDU_TXRX_CASE_2E == 3 &&
 		    PTA_APDU_TXRX_CASE_4E == 7);
+COMPILE_TIME_ASSERT(PTA_CMD_RTC_GET_INFO == 0 && PTA_CMD_RTC_SET_WAKE_ALARM_STATUS == 0xA &&
+		    PTA_RTC_FEATURE_WAKEUP_ALARM == 4 && PTA_RTC_INFO_VERSION == 1);
+COMPILE_TIME_ASSERT(sizeof(struct pta_rtc_time) == 28 && sizeof(struct pta_rtc_alarm) == 32 &&
+		    sizeof(struct pta_rtc_info) == 72);
+COMPILE_TIME_ASSERT(PTA_SOCKET_OPEN == 1 && PTA_SOCKET_IOCTL == 5 &&
+		    PTA_SOCKET_TIMEOUT_BLOCKING == 0xffffffff);
+COMPILE_TIME_ASSERT(PTA_GPROF_SEND == 0 && PTA_GPROF_STOP_PC_SAMPLING == 2);
+COMPILE_TIME_ASSERT(PTA_WIDEVINE_GET_WIDEVINE_PRIVKEY == 1 &&
+		    PTA_VERAISON_ATTESTATION_GET_CBOR_EVIDENCE == 0);
+COMPILE_TIME_ASSERT(TEE_SCN_RETURN == 0 && TEE_SCN_WAIT == 12 && TEE_SCN_HASH_INIT == 18 &&
+		    TEE_SCN_ASYMM_VERIFY == 40 && TEE_SCN_CRYP_OBJ_GENERATE_KEY == 54 &&
+		    TEE_SCN_SE_SERVICE_OPEN__DEPRECATED == 55 &&
+		    TEE_SCN_SE_CHANNEL_CLOSE__DEPRECATED == 69 && TEE_SCN_CACHE_OPERATION == 70 &&
+		    TEE_SCN_MAX == 70 && TEE_SVC_MAX_ARGS == 8);
 COMPILE_TIME_ASSERT(UTEE_ENTRY_FUNC_INVOKE_COMMAND == 2 && UTEE_ENTRY_FUNC_DUMP_MEMSTATS == 3);
 COMPILE_TIME_ASSERT(UTEE_TIME_CAT_REE == 2 && TEE_CACHEINVALIDATE == 2);
 COMPILE_TIME_ASSERT(sizeof(struct utee_params) == 72 && sizeof(struct utee_attribute) == 24);
@@ -438,11 +458,13 @@ static TEE_Result check_elf_pta(void)
 	return TEE_SUCCESS;
 }
 
-/* The device, RNG, SCP03 and APDU pseudo TAs' UUIDs (absent here) and the inline _utee_* calls. */
+/* The UUIDs of OP-TEE's pseudo TAs swtee does not have, and the inline _utee_* calls. */
 static TEE_Result check_utee(void)
 {
-	static const TEE_UUID ptas[] = {PTA_DEVICE_UUID, PTA_RNG_UUID, PTA_SCP03_UUID,
-					PTA_APDU_UUID};
+	static const TEE_UUID ptas[] = {
+	    PTA_DEVICE_UUID, PTA_RNG_UUID,	PTA_SCP03_UUID,
+	    PTA_APDU_UUID,   PTA_RTC_UUID,	PTA_SOCKET_UUID,
+	    PTA_GPROF_UUID,  PTA_WIDEVINE_UUID, PTA_VERAISON_ATTESTATION_UUID};
 	TEE_TASessionHandle sess = TEE_HANDLE_NULL;
 	uint8_t rnd[16] = {0};
 	char line[64] = {0};
@@ -454,6 +476,11 @@ static TEE_Result check_utee(void)
 	CHECK(ptas[1].timeLow == 0xab7a617c && ptas[1].clockSeqAndNode[7] == 0x64);
 	CHECK(ptas[2].timeLow == 0xbe0e5821 && ptas[2].clockSeqAndNode[7] == 0x35);
 	CHECK(ptas[3].timeLow == 0x3f3eb880 && ptas[3].clockSeqAndNode[7] == 0x50);
+	CHECK(ptas[4].timeLow == 0xf389f8c8 && ptas[4].clockSeqAndNode[7] == 0xfd);
+	CHECK(ptas[5].timeLow == 0x3b996a7d && ptas[5].clockSeqAndNode[7] == 0xf4);
+	CHECK(ptas[6].timeLow == 0x2f6e0d48 && ptas[6].clockSeqAndNode[7] == 0xac);
+	CHECK(ptas[7].timeLow == 0x721f4da9 && ptas[7].clockSeqAndNode[7] == 0x0a);
+	CHECK(ptas[8].timeLow == 0xa77955f9 && ptas[8].clockSeqAndNode[7] == 0xf5);
 	for (size_t i = 0; i < sizeof(ptas) / sizeof(ptas[0]); i++)
 		CHECK(TEE_OpenTASession(&ptas[i], TEE_TIMEOUT_INFINITE, 0, NULL, &sess, &origin) ==
 		      TEE_ERROR_ITEM_NOT_FOUND);
