@@ -211,47 +211,109 @@ static void dispatch(struct core *c, struct endpoint *ep)
 	}
 }
 
-int main(int argc, char **argv)
-{
-	static const struct option opts[] = {
-	    {"socket", required_argument, NULL, 's'},
-	    {"supplicant-socket", required_argument, NULL, 'S'},
-	    {"supplicant-user", required_argument, NULL, 'U'},
-	    {"ta-key", required_argument, NULL, 'k'},
-	    {"ready-fd", required_argument, NULL, 'r'},
-	    {"verbose", no_argument, NULL, 'v'},
-	    {"quiet", no_argument, NULL, 'q'},
-	    {"socket-group", required_argument, NULL, 'g'},
-	    {"secure-dir", required_argument, NULL, 'd'},
-	    {"socket-policy", required_argument, NULL, 'P'},
-	    {"allow-ta-rollback", no_argument, NULL, 'R'},
-	    {"ta-key-dir", required_argument, NULL, 'K'},
-	    {"max-clients-per-user", required_argument, NULL, 'C'},
-	    {"max-sessions-per-client", required_argument, NULL, 'E'},
-	    {"max-instances-per-user", required_argument, NULL, 'I'},
-	    {"max-opens-per-user", required_argument, NULL, 'O'},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
-	};
-	static struct core core;
-	struct core *c = &core;
-	char sock_path[SWTEE_PATH_MAX] = "";
-	char supp_path[SWTEE_PATH_MAX] = "";
+static const struct option opts[] = {
+    {"socket", required_argument, NULL, 's'},
+    {"supplicant-socket", required_argument, NULL, 'S'},
+    {"supplicant-user", required_argument, NULL, 'U'},
+    {"ta-key", required_argument, NULL, 'k'},
+    {"ready-fd", required_argument, NULL, 'r'},
+    {"verbose", no_argument, NULL, 'v'},
+    {"quiet", no_argument, NULL, 'q'},
+    {"socket-group", required_argument, NULL, 'g'},
+    {"secure-dir", required_argument, NULL, 'd'},
+    {"socket-policy", required_argument, NULL, 'P'},
+    {"allow-ta-rollback", no_argument, NULL, 'R'},
+    {"ta-key-dir", required_argument, NULL, 'K'},
+    {"max-clients-per-user", required_argument, NULL, 'C'},
+    {"max-sessions-per-client", required_argument, NULL, 'E'},
+    {"max-instances-per-user", required_argument, NULL, 'I'},
+    {"max-opens-per-user", required_argument, NULL, 'O'},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
+/* What the command line asks for, apart from the limits (kept in the core). */
+struct core_args {
+	char sock_path[SWTEE_PATH_MAX];
+	char supp_path[SWTEE_PATH_MAX];
 	char *extra_keys[CORE_MAX_KEYS];
-	size_t nextra = 0;
-	int ready_fd = -1;
-	int level = LOG_LVL_INFO;
-	const char *group = NULL;
-	const char *supp_user = NULL;
-	const char *secure_dir = NULL;
-	const char *socket_policy = NULL;
-	const char *key_dir = NULL;
-	bool outputs_waiting = false;
-	bool allow_rollback = false;
-	gid_t gid = 0;
-	sigset_t mask;
-	struct rlimit rl;
+	size_t nextra;
+	int ready_fd;
+	int level;
+	const char *group;
+	const char *supp_user;
+	const char *secure_dir;
+	const char *socket_policy;
+	const char *key_dir;
+	bool allow_rollback;
+};
+
+/* One option into a or the core's limits: -1 to go on, else main's exit code. */
+static int take_option(struct core *c, struct core_args *a, int opt)
+{
+	switch (opt) {
+	case 's':
+		snprintf(a->sock_path, sizeof(a->sock_path), "%s", optarg);
+		break;
+	case 'S':
+		snprintf(a->supp_path, sizeof(a->supp_path), "%s", optarg);
+		break;
+	case 'U':
+		a->supp_user = optarg;
+		break;
+	case 'k':
+		if (a->nextra >= CORE_MAX_KEYS - 1) {
+			fprintf(stderr, "swteed: too many --ta-key\n");
+			return 2;
+		}
+		a->extra_keys[a->nextra++] = optarg;
+		break;
+	case 'r':
+		a->ready_fd = atoi(optarg);
+		break;
+	case 'v':
+		a->level++;
+		break;
+	case 'g':
+		a->group = optarg;
+		break;
+	case 'd':
+		a->secure_dir = optarg;
+		break;
+	case 'P':
+		a->socket_policy = optarg;
+		break;
+	case 'R':
+		a->allow_rollback = true;
+		break;
+	case 'K':
+		a->key_dir = optarg;
+		break;
+	case 'C':
+	case 'E':
+	case 'I':
+	case 'O':
+		if (set_limit(&c->limits, opt, optarg))
+			return 2;
+		break;
+	case 'q':
+		a->level = LOG_LVL_ERROR;
+		break;
+	case 'h':
+		usage(stdout);
+		return 0;
+	default:
+		usage(stderr);
+		return 2;
+	}
+	return -1;
+}
+
+/* The command line into a and the core's limits: -1 to go on, else main's exit code. */
+static int parse_args(struct core *c, struct core_args *a, int argc, char **argv)
+{
 	int opt = 0;
+	int rc = -1;
 
 	c->limits = (struct core_limits){
 	    .clients_per_user = CORE_CLIENTS_PER_USER,
@@ -260,82 +322,45 @@ int main(int argc, char **argv)
 	    .opens_per_user = CORE_OPENS_PER_USER,
 	};
 	while ((opt = getopt_long(argc, argv, "s:k:vqh", opts, NULL)) != -1) {
-		switch (opt) {
-		case 's':
-			snprintf(sock_path, sizeof(sock_path), "%s", optarg);
-			break;
-		case 'S':
-			snprintf(supp_path, sizeof(supp_path), "%s", optarg);
-			break;
-		case 'U':
-			supp_user = optarg;
-			break;
-		case 'k':
-			if (nextra >= CORE_MAX_KEYS - 1) {
-				fprintf(stderr, "swteed: too many --ta-key\n");
-				return 2;
-			}
-			extra_keys[nextra++] = optarg;
-			break;
-		case 'r':
-			ready_fd = atoi(optarg);
-			break;
-		case 'v':
-			level++;
-			break;
-		case 'g':
-			group = optarg;
-			break;
-		case 'd':
-			secure_dir = optarg;
-			break;
-		case 'P':
-			socket_policy = optarg;
-			break;
-		case 'R':
-			allow_rollback = true;
-			break;
-		case 'K':
-			key_dir = optarg;
-			break;
-		case 'C':
-		case 'E':
-		case 'I':
-		case 'O':
-			if (set_limit(&c->limits, opt, optarg))
-				return 2;
-			break;
-		case 'q':
-			level = LOG_LVL_ERROR;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return 2;
-		}
+		rc = take_option(c, a, opt);
+		if (rc >= 0)
+			return rc;
 	}
 	if (optind != argc) {
 		usage(stderr);
 		return 2;
 	}
-	log_init("swteed", level);
-	c->log_level = level;
-	if (!sock_path[0] && paths_default_socket(sock_path, sizeof(sock_path))) {
+	return -1;
+}
+
+/* The log, the socket paths, the trusted keys, storage and the socket policy. */
+static int configure(struct core *c, struct core_args *a)
+{
+	log_init("swteed", a->level);
+	c->log_level = a->level;
+	if (!a->sock_path[0] && paths_default_socket(a->sock_path, sizeof(a->sock_path))) {
 		log_error("socket path too long");
-		return 1;
+		return -1;
 	}
-	if (!supp_path[0] && paths_supplicant_socket(sock_path, supp_path, sizeof(supp_path))) {
+	if (!a->supp_path[0] &&
+	    paths_supplicant_socket(a->sock_path, a->supp_path, sizeof(a->supp_path))) {
 		log_error("supplicant socket path too long");
-		return 1;
+		return -1;
 	}
-	if (ta_keys_load(c, extra_keys, nextra, key_dir))
-		return 1;
-	storage_init(secure_dir);
-	ta_version_init(allow_rollback);
-	if (socket_policy && sock_policy_load(socket_policy))
-		return 1;
+	if (ta_keys_load(c, a->extra_keys, a->nextra, a->key_dir))
+		return -1;
+	storage_init(a->secure_dir);
+	ta_version_init(a->allow_rollback);
+	if (a->socket_policy && sock_policy_load(a->socket_policy))
+		return -1;
+	return 0;
+}
+
+/* Descriptors, core dumps and signals: the signals of mask are blocked, read from a signalfd. */
+static void process_setup(sigset_t *mask)
+{
+	struct rlimit rl;
+
 	/* Each client and instance is a descriptor: allow as many as we may. */
 	if (!getrlimit(RLIMIT_NOFILE, &rl)) {
 		rl.rlim_cur = rl.rlim_max;
@@ -343,61 +368,92 @@ int main(int argc, char **argv)
 	}
 	prctl(PR_SET_DUMPABLE, 0);
 	signal(SIGPIPE, SIG_IGN);
-	sigemptyset(&mask);
-	sigaddset(&mask, SIGTERM);
-	sigaddset(&mask, SIGINT);
-	sigaddset(&mask, SIGHUP);
-	sigaddset(&mask, SIGCHLD);
-	sigprocmask(SIG_BLOCK, &mask, NULL);
+	sigemptyset(mask);
+	sigaddset(mask, SIGTERM);
+	sigaddset(mask, SIGINT);
+	sigaddset(mask, SIGHUP);
+	sigaddset(mask, SIGCHLD);
+	sigprocmask(SIG_BLOCK, mask, NULL);
+}
 
-	c->epfd = epoll_create1(EPOLL_CLOEXEC);
-	c->sig.kind = EP_SIGNAL;
-	c->sig.fd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
-	c->zygote.fd = -1;
-	if (c->epfd < 0 || c->sig.fd < 0 || core_watch(c, &c->sig))
-		return 1;
+/*
+ * The client socket (listen_client.fd stays -1 if it cannot be made, which
+ * open_endpoints() reports by failing), with credentials and its group.
+ */
+static int listen_clients(struct core *c, const struct core_args *a)
+{
+	gid_t gid = 0;
+
 	c->listen_client.kind = EP_LISTEN_CLIENT;
-	if (group) {
-		struct group *g = getgrnam(group);
+	if (a->group) {
+		struct group *g = getgrnam(a->group);
 
 		if (!g) {
-			log_error("no such group: %s", group);
-			return 1;
+			log_error("no such group: %s", a->group);
+			return -1;
 		}
 		gid = g->gr_gid;
 	}
 	/* Without a group every local user may be a client; with one, its members. */
-	c->listen_client.fd = listen_on(sock_path, group ? 0660 : 0666);
+	c->listen_client.fd = listen_on(a->sock_path, a->group ? 0660 : 0666);
 	/* Accepted connections inherit it: the kernel names the sender of each message. */
 	if (c->listen_client.fd >= 0 &&
 	    setsockopt(c->listen_client.fd, SOL_SOCKET, SO_PASSCRED, &(int){1}, sizeof(int))) {
 		log_error("cannot ask for senders' credentials: %s", strerror(errno));
-		return 1;
+		return -1;
 	}
-	if (group && c->listen_client.fd >= 0 && chown(sock_path, (uid_t)-1, gid)) {
-		log_error("cannot give %s to group %s: %s", sock_path, group, strerror(errno));
-		return 1;
+	if (a->group && c->listen_client.fd >= 0 && chown(a->sock_path, (uid_t)-1, gid)) {
+		log_error("cannot give %s to group %s: %s", a->sock_path, a->group,
+			  strerror(errno));
+		return -1;
 	}
+	return 0;
+}
+
+/* The epoll set, the signalfd and both listening sockets, watched. */
+static int open_endpoints(struct core *c, const struct core_args *a, const sigset_t *mask)
+{
+	c->epfd = epoll_create1(EPOLL_CLOEXEC);
+	c->sig.kind = EP_SIGNAL;
+	c->sig.fd = signalfd(-1, mask, SFD_CLOEXEC | SFD_NONBLOCK);
+	c->zygote.fd = -1;
+	if (c->epfd < 0 || c->sig.fd < 0 || core_watch(c, &c->sig))
+		return -1;
+	if (listen_clients(c, a))
+		return -1;
 	c->listen_supplicant.kind = EP_LISTEN_SUPPLICANT;
-	if (listen_supplicant(c, supp_path, supp_user))
-		return 1;
+	if (listen_supplicant(c, a->supp_path, a->supp_user))
+		return -1;
 	if (c->listen_client.fd < 0 || core_watch(c, &c->listen_client) ||
 	    core_watch(c, &c->listen_supplicant))
-		return 1;
+		return -1;
+	return 0;
+}
+
+/* The zygote, then the sandbox, then the readiness line to whoever started us. */
+static int start(struct core *c, const struct core_args *a)
+{
 	if (instance_zygote_start(c)) {
 		log_error("cannot start the TA zygote");
-		return 1;
+		return -1;
 	}
 	if (core_sandbox_enter()) {
 		log_error("cannot load the core's seccomp allowlist");
-		return 1;
+		return -1;
 	}
-	log_info("listening on %s (supplicant: %s)", sock_path, supp_path);
-	if (ready_fd >= 0) {
-		if (write(ready_fd, "ready\n", 6) != 6)
+	log_info("listening on %s (supplicant: %s)", a->sock_path, a->supp_path);
+	if (a->ready_fd >= 0) {
+		if (write(a->ready_fd, "ready\n", 6) != 6)
 			log_error("cannot signal readiness");
-		close(ready_fd);
+		close(a->ready_fd);
 	}
+	return 0;
+}
+
+/* The event loop, until a signal asks us to stop. */
+static void run(struct core *c)
+{
+	bool outputs_waiting = false;
 
 	while (!c->stopping) {
 		struct epoll_event ev[32];
@@ -417,15 +473,19 @@ int main(int argc, char **argv)
 		outputs_waiting = ta_output_tick(c, &now);
 		instance_reap_orphans(c);
 	}
+}
 
+/* Everything stopped and released: main's exit code, 3 if the sandbox refused a call. */
+static int shut_down(struct core *c, const struct core_args *a)
+{
 	open_fini(c);
 	instance_shutdown_all(c);
 	ta_output_drain(c, 500);
 	sockets_fini();
 	ta_version_fini();
 	storage_fini();
-	unlink(sock_path);
-	unlink(supp_path);
+	unlink(a->sock_path);
+	unlink(a->supp_path);
 	for (size_t i = 0; i < c->nkeys; i++)
 		EVP_PKEY_free(c->keys[i]);
 	if (core_sandbox_refusals()) {
@@ -434,4 +494,23 @@ int main(int argc, char **argv)
 		return 3;
 	}
 	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static struct core core;
+	static struct core_args args = {.ready_fd = -1, .level = LOG_LVL_INFO};
+	struct core *c = &core;
+	sigset_t mask;
+	int rc = parse_args(c, &args, argc, argv);
+
+	if (rc >= 0)
+		return rc;
+	if (configure(c, &args))
+		return 1;
+	process_setup(&mask);
+	if (open_endpoints(c, &args, &mask) || start(c, &args))
+		return 1;
+	run(c);
+	return shut_down(c, &args);
 }

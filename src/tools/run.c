@@ -281,93 +281,110 @@ static int stop(pid_t pid, const char *what, int grace_ms)
 	return report_end(what, status, "");
 }
 
+static const struct option run_opts_table[] = {
+    {"state", required_argument, NULL, 's'},
+    {"ta-path", required_argument, NULL, 'l'},
+    {"debug-ta", required_argument, NULL, 'D'},
+    {"debug-wrapper", required_argument, NULL, 'W'},
+    {"allow-instrumented", no_argument, NULL, 'I'},
+    {"allow-ta-rollback", no_argument, NULL, 'R'},
+    {"tpm", optional_argument, NULL, 'T'},
+    {"socket-policy", required_argument, NULL, 'P'},
+    {"plugin-path", required_argument, NULL, 'G'},
+    {"ta-key", required_argument, NULL, 'K'},
+    {"verbose", no_argument, NULL, 'v'},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
+/* --debug-ta UUID: appended to the comma-separated list. */
+static int add_debug_ta(struct run_opts *o, const char *uuid)
+{
+	if (strlen(o->debug_ta) + strlen(uuid) + 2 > sizeof(o->debug_ta)) {
+		fprintf(stderr, "swtee run: too many --debug-ta\n");
+		return -1;
+	}
+	if (o->debug_ta[0])
+		strcat(o->debug_ta, ",");
+	strcat(o->debug_ta, uuid);
+	return 0;
+}
+
+/* --tpm[=PROTO]: the optional argument comes only in the option's own word, word. */
+static int set_tpm(struct run_opts *o, const char *word)
+{
+	const char *eq = strchr(word, '=');
+
+	o->tpm = eq ? eq + 1 : "mssim";
+	if (strcmp(o->tpm, "mssim") != 0 && strcmp(o->tpm, "swtpm") != 0 &&
+	    (strncmp(o->tpm, "vm:", 3) != 0 || !o->tpm[3])) {
+		fprintf(stderr, "swtee run: --tpm takes mssim, swtpm or vm:SOCKET\n");
+		return -1;
+	}
+	return 0;
+}
+
+/* One option into o (word: the argument it came in); --help exits. 0, or -1. */
+static int take_option(struct run_opts *o, int opt, const char *word)
+{
+	switch (opt) {
+	case 's':
+		o->state = optarg;
+		return 0;
+	case 'l':
+		if (o->nta_paths >= MAX_TA_PATHS) {
+			fprintf(stderr, "swtee run: too many --ta-path\n");
+			return -1;
+		}
+		o->ta_paths[o->nta_paths++] = optarg;
+		return 0;
+	case 'D':
+		return add_debug_ta(o, optarg);
+	case 'W':
+		o->debug_wrapper = optarg;
+		return 0;
+	case 'I':
+		o->allow_instrumented = true;
+		return 0;
+	case 'R':
+		o->allow_rollback = true;
+		return 0;
+	case 'T':
+		return set_tpm(o, word);
+	case 'P':
+		o->socket_policy = optarg;
+		return 0;
+	case 'G':
+		o->plugin_path = optarg;
+		return 0;
+	case 'K':
+		if (o->nta_keys >= MAX_TA_KEYS) {
+			fprintf(stderr, "swtee run: at most %d --ta-key\n", MAX_TA_KEYS);
+			return -1;
+		}
+		o->ta_keys[o->nta_keys++] = optarg;
+		return 0;
+	case 'v':
+		o->verbose++;
+		return 0;
+	case 'h':
+		run_usage(stdout);
+		exit(0);
+	default:
+		run_usage(stderr);
+		return -1;
+	}
+}
+
 static int parse(int argc, char **argv, struct run_opts *o)
 {
-	static const struct option opts[] = {
-	    {"state", required_argument, NULL, 's'},
-	    {"ta-path", required_argument, NULL, 'l'},
-	    {"debug-ta", required_argument, NULL, 'D'},
-	    {"debug-wrapper", required_argument, NULL, 'W'},
-	    {"allow-instrumented", no_argument, NULL, 'I'},
-	    {"allow-ta-rollback", no_argument, NULL, 'R'},
-	    {"tpm", optional_argument, NULL, 'T'},
-	    {"socket-policy", required_argument, NULL, 'P'},
-	    {"plugin-path", required_argument, NULL, 'G'},
-	    {"ta-key", required_argument, NULL, 'K'},
-	    {"verbose", no_argument, NULL, 'v'},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
-	};
 	const char *env_key = NULL;
 	int opt = 0;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "+s:l:vh", opts, NULL)) != -1) {
-		switch (opt) {
-		case 's':
-			o->state = optarg;
-			break;
-		case 'l':
-			if (o->nta_paths >= MAX_TA_PATHS) {
-				fprintf(stderr, "swtee run: too many --ta-path\n");
-				return -1;
-			}
-			o->ta_paths[o->nta_paths++] = optarg;
-			break;
-		case 'D':
-			if (strlen(o->debug_ta) + strlen(optarg) + 2 > sizeof(o->debug_ta)) {
-				fprintf(stderr, "swtee run: too many --debug-ta\n");
-				return -1;
-			}
-			if (o->debug_ta[0])
-				strcat(o->debug_ta, ",");
-			strcat(o->debug_ta, optarg);
-			break;
-		case 'W':
-			o->debug_wrapper = optarg;
-			break;
-		case 'I':
-			o->allow_instrumented = true;
-			break;
-		case 'R':
-			o->allow_rollback = true;
-			break;
-		case 'T': {
-			/* The optional argument comes only as --tpm=PROTO, in this same word. */
-			const char *eq = strchr(argv[optind - 1], '=');
-
-			o->tpm = eq ? eq + 1 : "mssim";
-			if (strcmp(o->tpm, "mssim") != 0 && strcmp(o->tpm, "swtpm") != 0 &&
-			    (strncmp(o->tpm, "vm:", 3) != 0 || !o->tpm[3])) {
-				fprintf(stderr,
-					"swtee run: --tpm takes mssim, swtpm or vm:SOCKET\n");
-				return -1;
-			}
-			break;
-		}
-		case 'P':
-			o->socket_policy = optarg;
-			break;
-		case 'G':
-			o->plugin_path = optarg;
-			break;
-		case 'K':
-			if (o->nta_keys >= MAX_TA_KEYS) {
-				fprintf(stderr, "swtee run: at most %d --ta-key\n", MAX_TA_KEYS);
-				return -1;
-			}
-			o->ta_keys[o->nta_keys++] = optarg;
-			break;
-		case 'v':
-			o->verbose++;
-			break;
-		case 'h':
-			run_usage(stdout);
-			exit(0);
-		default:
-			run_usage(stderr);
+	while ((opt = getopt_long(argc, argv, "+s:l:vh", run_opts_table, NULL)) != -1) {
+		if (take_option(o, opt, argv[optind - 1]))
 			return -1;
-		}
 	}
 	if (optind >= argc) {
 		run_usage(stderr);
@@ -578,9 +595,8 @@ static void supervise(pid_t *supp, char *const argv_supp[], const int pfd[2], bo
 	}
 }
 
-int swtee_run_main(int argc, char **argv)
-{
-	struct run_opts o = {0};
+/* One run's paths, processes and ready pipe; pids are -1 until started. */
+struct run_env {
 	char state[SWTEE_PATH_MAX];
 	char ree[SWTEE_PATH_MAX];
 	char secure[SWTEE_PATH_MAX];
@@ -590,145 +606,192 @@ int swtee_run_main(int argc, char **argv)
 	char supp_sock[SWTEE_PATH_MAX];
 	char core_bin[SWTEE_PATH_MAX];
 	char supp_bin[SWTEE_PATH_MAX];
-	char ta_list[8192] = "";
+	char ta_list[8192];
 	char plugin_dir[SWTEE_PATH_MAX];
 	char bindir[SWTEE_PATH_MAX];
 	char fdarg[16];
-	char *path_env = NULL;
-	const char *tmp = getenv("XDG_RUNTIME_DIR");
-	pid_t core = -1;
-	pid_t supp = -1;
-	pid_t tpm = -1;
-	int pfd[2] = {-1, -1};
-	int status = 0;
-	int rc = 1;
-	struct sigaction sa = {.sa_handler = on_signal};
-	/* Room for the options added below and the NULL after them. */
-	char *argv_supp[16] = {supp_bin, "-f", ree, "-l", ta_list, "--ready-fd", fdarg};
-	bool supp_failed = false;
+	/* Room for the options added by start_supplicant() and the NULL after them. */
+	char *argv_supp[16];
+	pid_t core;
+	pid_t supp;
+	pid_t tpm;
+	int pfd[2];
+	bool supp_failed;
+};
 
-	if (parse(argc, argv, &o))
-		return 2;
-	if (o.state)
-		snprintf(state, sizeof(state), "%s", o.state);
-	else if (default_state(state, sizeof(state)))
-		return 1;
-	if (state_dirs(state, ree, sizeof(ree), secure, sizeof(secure)))
-		return 1;
-	snprintf(rundir, sizeof(rundir), "%s/swtee-run.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(rundir)) {
+/*
+ * The state dirs and a fresh runtime dir with its ta/ subdir. 0, or -1
+ * with nothing left to remove.
+ */
+static int make_rundir(const struct run_opts *o, struct run_env *e, const char *tmp)
+{
+	if (o->state)
+		snprintf(e->state, sizeof(e->state), "%s", o->state);
+	else if (default_state(e->state, sizeof(e->state)))
+		return -1;
+	if (state_dirs(e->state, e->ree, sizeof(e->ree), e->secure, sizeof(e->secure)))
+		return -1;
+	snprintf(e->rundir, sizeof(e->rundir), "%s/swtee-run.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(e->rundir)) {
 		fprintf(stderr, "swtee run: cannot create a runtime dir: %s\n", strerror(errno));
-		return 1;
+		return -1;
 	}
-	if (paths_join(scratch, sizeof(scratch), rundir, "ta") || mkdir(scratch, 0700)) {
-		fprintf(stderr, "swtee run: cannot create %s/ta\n", rundir);
-		rmdir(rundir);
-		return 1;
+	if (paths_join(e->scratch, sizeof(e->scratch), e->rundir, "ta") ||
+	    mkdir(e->scratch, 0700)) {
+		fprintf(stderr, "swtee run: cannot create %s/ta\n", e->rundir);
+		rmdir(e->rundir);
+		return -1;
 	}
-	/* The run's own TA directory comes first: TAs dropped there load at once. */
-	snprintf(ta_list, sizeof(ta_list), "%s:", scratch);
-	if (paths_join(sock, sizeof(sock), rundir, "tee.sock") ||
-	    paths_join(supp_sock, sizeof(supp_sock), rundir, "supplicant.sock") ||
-	    paths_sibling("swteed", core_bin, sizeof(core_bin)) ||
-	    paths_sibling("tee-supplicant", supp_bin, sizeof(supp_bin)) ||
-	    paths_exe_dir(bindir, sizeof(bindir)))
-		goto out;
-	for (size_t i = 0; i < o.nta_paths; i++) {
+	return 0;
+}
+
+/* The --ta-path dirs, absolute, after the run's own TA dir and before the installed TAs. */
+static int add_ta_paths(const struct run_opts *o, struct run_env *e)
+{
+	char def[SWTEE_PATH_MAX];
+
+	for (size_t i = 0; i < o->nta_paths; i++) {
 		char abs[SWTEE_PATH_MAX];
 
-		if (!realpath(o.ta_paths[i], abs)) {
-			fprintf(stderr, "swtee run: --ta-path %s: %s\n", o.ta_paths[i],
+		if (!realpath(o->ta_paths[i], abs)) {
+			fprintf(stderr, "swtee run: --ta-path %s: %s\n", o->ta_paths[i],
 				strerror(errno));
-			goto out;
+			return -1;
 		}
-		strncat(ta_list, abs, sizeof(ta_list) - strlen(ta_list) - 2);
-		strcat(ta_list, ":");
+		strncat(e->ta_list, abs, sizeof(e->ta_list) - strlen(e->ta_list) - 2);
+		strcat(e->ta_list, ":");
 	}
-	{
-		char def[SWTEE_PATH_MAX];
+	if (paths_sibling("../lib/swtee/ta", def, sizeof(def)))
+		return -1;
+	strncat(e->ta_list, def, sizeof(e->ta_list) - strlen(e->ta_list) - 1);
+	return 0;
+}
 
-		if (paths_sibling("../lib/swtee/ta", def, sizeof(def)))
-			goto out;
-		strncat(ta_list, def, sizeof(ta_list) - strlen(ta_list) - 1);
-	}
-
-	if (o.plugin_path && !realpath(o.plugin_path, plugin_dir)) {
-		fprintf(stderr, "swtee run: --plugin-path %s: %s\n", o.plugin_path,
+/* The sockets, the programs and the TA list of the run. */
+static int find_paths(const struct run_opts *o, struct run_env *e)
+{
+	/* The run's own TA directory comes first: TAs dropped there load at once. */
+	snprintf(e->ta_list, sizeof(e->ta_list), "%s:", e->scratch);
+	if (paths_join(e->sock, sizeof(e->sock), e->rundir, "tee.sock") ||
+	    paths_join(e->supp_sock, sizeof(e->supp_sock), e->rundir, "supplicant.sock") ||
+	    paths_sibling("swteed", e->core_bin, sizeof(e->core_bin)) ||
+	    paths_sibling("tee-supplicant", e->supp_bin, sizeof(e->supp_bin)) ||
+	    paths_exe_dir(e->bindir, sizeof(e->bindir)))
+		return -1;
+	if (add_ta_paths(o, e))
+		return -1;
+	if (o->plugin_path && !realpath(o->plugin_path, e->plugin_dir)) {
+		fprintf(stderr, "swtee run: --plugin-path %s: %s\n", o->plugin_path,
 			strerror(errno));
-		goto out;
+		return -1;
 	}
-	/* The core's TA instances read these (src/ta_runtime/debug.c). */
-	if (o.debug_ta[0])
-		setenv("SWTEE_DEBUG_TA", o.debug_ta, 1);
-	if (o.allow_instrumented)
+	return 0;
+}
+
+/* The debug options, for the core's TA instances (src/ta_runtime/debug.c). */
+static void export_debug(const struct run_opts *o)
+{
+	if (o->debug_ta[0])
+		setenv("SWTEE_DEBUG_TA", o->debug_ta, 1);
+	if (o->allow_instrumented)
 		setenv("SWTEE_ALLOW_INSTRUMENTED_TAS", "1", 1);
-	if (o.debug_wrapper)
-		setenv("SWTEE_DEBUG_WRAPPER", o.debug_wrapper, 1);
-	if (pipe2(pfd, O_CLOEXEC))
-		goto out;
-	snprintf(fdarg, sizeof(fdarg), "%d", pfd[1]);
-	{
-		/* Room for the options added below and the NULL after them. */
-		char *argv_core[16 + 2 * MAX_TA_KEYS] = {
-		    core_bin,  "-s",
-		    sock,      "--supplicant-socket",
-		    supp_sock, "--secure-dir",
-		    secure,    "--ready-fd",
-		    fdarg,     o.verbose ? "-v" : "-q",
-		};
-		size_t n = 10;
+	if (o->debug_wrapper)
+		setenv("SWTEE_DEBUG_WRAPPER", o->debug_wrapper, 1);
+}
 
-		if (o.socket_policy) {
-			argv_core[n++] = "--socket-policy";
-			argv_core[n++] = (char *)o.socket_policy;
-		}
-		for (size_t i = 0; i < o.nta_keys; i++) {
-			argv_core[n++] = "--ta-key";
-			argv_core[n++] = (char *)o.ta_keys[i];
-		}
-		if (o.allow_rollback)
-			argv_core[n++] = "--allow-ta-rollback";
-		if (o.verbose > 1)
-			argv_core[n++] = "-v";
-		core = start(argv_core, pfd[1], SIGTERM);
-	}
-	if (core < 0 || wait_ready(core, pfd[0], "swteed")) {
-		core = -1;
-		goto out;
-	}
-	{
-		size_t n = 7;
+/* The ready pipe, then swteed, until it says ready. */
+static int start_core(const struct run_opts *o, struct run_env *e)
+{
+	/* Room for the options added below and the NULL after them. */
+	char *argv_core[16 + 2 * MAX_TA_KEYS] = {
+	    e->core_bin,  "-s",
+	    e->sock,	  "--supplicant-socket",
+	    e->supp_sock, "--secure-dir",
+	    e->secure,	  "--ready-fd",
+	    e->fdarg,	  o->verbose ? "-v" : "-q",
+	};
+	size_t n = 10;
 
-		if (o.plugin_path) {
-			argv_supp[n++] = "-p";
-			argv_supp[n++] = plugin_dir;
-		}
-		if (o.verbose > 1)
-			argv_supp[n++] = "-v";
-		argv_supp[n++] = supp_sock;
-		supp = start(argv_supp, pfd[1], SIGTERM);
+	if (pipe2(e->pfd, O_CLOEXEC))
+		return -1;
+	snprintf(e->fdarg, sizeof(e->fdarg), "%d", e->pfd[1]);
+	if (o->socket_policy) {
+		argv_core[n++] = "--socket-policy";
+		argv_core[n++] = (char *)o->socket_policy;
 	}
-	if (supp < 0 || wait_ready(supp, pfd[0], "tee-supplicant")) {
-		supp = -1;
-		goto out;
+	for (size_t i = 0; i < o->nta_keys; i++) {
+		argv_core[n++] = "--ta-key";
+		argv_core[n++] = (char *)o->ta_keys[i];
+	}
+	if (o->allow_rollback)
+		argv_core[n++] = "--allow-ta-rollback";
+	if (o->verbose > 1)
+		argv_core[n++] = "-v";
+	e->core = start(argv_core, e->pfd[1], SIGTERM);
+	if (e->core < 0 || wait_ready(e->core, e->pfd[0], "swteed")) {
+		e->core = -1;
+		return -1;
+	}
+	return 0;
+}
+
+/* tee-supplicant, until it says ready; e->argv_supp starts it again if it ends. */
+static int start_supplicant(const struct run_opts *o, struct run_env *e)
+{
+	char **a = e->argv_supp;
+	size_t n = 0;
+
+	a[n++] = e->supp_bin;
+	a[n++] = "-f";
+	a[n++] = e->ree;
+	a[n++] = "-l";
+	a[n++] = e->ta_list;
+	a[n++] = "--ready-fd";
+	a[n++] = e->fdarg;
+	if (o->plugin_path) {
+		a[n++] = "-p";
+		a[n++] = e->plugin_dir;
+	}
+	if (o->verbose > 1)
+		a[n++] = "-v";
+	a[n++] = e->supp_sock;
+	e->supp = start(a, e->pfd[1], SIGTERM);
+	if (e->supp < 0 || wait_ready(e->supp, e->pfd[0], "tee-supplicant")) {
+		e->supp = -1;
+		return -1;
 	}
 	/* The ready pipe stays (close-on-exec): a supplicant started again says ready on it. */
+	return 0;
+}
 
-	/*
-	 * CMD finds swtee's own tools and libteec first (a client built
-	 * against TEEC_EXPORT need not be installed), and its libteec finds
-	 * this TEE.
-	 */
-	if (prepend_env("LD_LIBRARY_PATH", bindir, "/../lib"))
-		goto out;
-	setenv("SWTEE_SOCKET", sock, 1);
-	setenv("SWTEE_STATE_DIR", state, 1);
-	setenv("SWTEE_RUN_TA_DIR", scratch, 1);
-	if (o.tpm && start_tpm(&o, rundir, &tpm))
-		goto out;
-	if (getenv("PATH") && asprintf(&path_env, "%s:%s", bindir, getenv("PATH")) > 0)
+/*
+ * CMD's environment, and the TPM bridge if asked for. CMD finds swtee's own
+ * tools and libteec first (a client built against TEEC_EXPORT need not be
+ * installed), and its libteec finds this TEE.
+ */
+static int prepare_cmd(const struct run_opts *o, struct run_env *e)
+{
+	char *path_env = NULL;
+
+	if (prepend_env("LD_LIBRARY_PATH", e->bindir, "/../lib"))
+		return -1;
+	setenv("SWTEE_SOCKET", e->sock, 1);
+	setenv("SWTEE_STATE_DIR", e->state, 1);
+	setenv("SWTEE_RUN_TA_DIR", e->scratch, 1);
+	if (o->tpm && start_tpm(o, e->rundir, &e->tpm))
+		return -1;
+	if (getenv("PATH") && asprintf(&path_env, "%s:%s", e->bindir, getenv("PATH")) > 0)
 		setenv("PATH", path_env, 1);
 	free(path_env);
+	return 0;
+}
+
+/* CMD, run and waited for while the supplicant is kept up: its exit code, or 1. */
+static int run_cmd(const struct run_opts *o, struct run_env *e)
+{
+	struct sigaction sa = {.sa_handler = on_signal};
+	int status = 0;
+
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
@@ -737,35 +800,60 @@ int swtee_run_main(int argc, char **argv)
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
 		signal(SIGHUP, SIG_DFL);
-		execvp(o.cmd[0], o.cmd);
-		fprintf(stderr, "swtee run: cannot run %s: %s\n", o.cmd[0], strerror(errno));
+		execvp(o->cmd[0], o->cmd);
+		fprintf(stderr, "swtee run: cannot run %s: %s\n", o->cmd[0], strerror(errno));
 		_exit(127);
 	}
 	if (cmd_pid < 0)
-		goto out;
-	supervise(&supp, argv_supp, pfd, &supp_failed);
+		return 1;
+	supervise(&e->supp, e->argv_supp, e->pfd, &e->supp_failed);
 	while (waitpid(cmd_pid, &status, 0) < 0 && errno == EINTR)
 		;
 	if (WIFEXITED(status))
-		rc = WEXITSTATUS(status);
-	else if (WIFSIGNALED(status))
-		rc = 128 + WTERMSIG(status);
-out:
-	if (pfd[0] >= 0)
-		close(pfd[0]);
-	if (pfd[1] >= 0)
-		close(pfd[1]);
+		return WEXITSTATUS(status);
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return 1;
+}
+
+/* Everything started stopped, the runtime dir removed: rc, or 1 if a TEE process failed. */
+static int stop_all(struct run_env *e, int rc)
+{
+	if (e->pfd[0] >= 0)
+		close(e->pfd[0]);
+	if (e->pfd[1] >= 0)
+		close(e->pfd[1]);
 	/* The TPM bridge first, so that it shuts the TPM down in order. */
-	if (stop(tpm, "swtee-tpm", 0) && rc == 0)
+	if (stop(e->tpm, "swtee-tpm", 0) && rc == 0)
 		rc = 1;
 	/*
 	 * The core first: the supplicant then ends on its own, once the files
 	 * it removes in the background are gone (ree_fs.c).
 	 */
-	if (stop(core, "swteed", 0) && rc == 0)
+	if (stop(e->core, "swteed", 0) && rc == 0)
 		rc = 1;
-	if ((stop(supp, "tee-supplicant", SUPP_GRACE_MS) || supp_failed) && rc == 0)
+	if ((stop(e->supp, "tee-supplicant", SUPP_GRACE_MS) || e->supp_failed) && rc == 0)
 		rc = 1;
-	remove_rundir(rundir);
+	remove_rundir(e->rundir);
 	return rc;
+}
+
+int swtee_run_main(int argc, char **argv)
+{
+	struct run_opts o = {0};
+	static struct run_env e;
+	const char *tmp = getenv("XDG_RUNTIME_DIR");
+	int rc = 1;
+
+	e = (struct run_env){.core = -1, .supp = -1, .tpm = -1, .pfd = {-1, -1}};
+	if (parse(argc, argv, &o))
+		return 2;
+	if (make_rundir(&o, &e, tmp))
+		return 1;
+	if (!find_paths(&o, &e)) {
+		export_debug(&o);
+		if (!start_core(&o, &e) && !start_supplicant(&o, &e) && !prepare_cmd(&o, &e))
+			rc = run_cmd(&o, &e);
+	}
+	return stop_all(&e, rc);
 }
