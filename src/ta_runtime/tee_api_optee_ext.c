@@ -1,8 +1,9 @@
 /*
  * The functions OP-TEE's TA headers declare beyond the GP API
  * (tee_internal_api_extensions.h, and libutils' atomic.h, string_ext.h,
- * printk.h, mempool.h and trace.h's hex dump), so that every function the
- * kit declares is one the runtime exports. The headers carry the contracts.
+ * mempool.h and trace.h's hex dump; printk.h's are in printk.c), so that
+ * every function the kit declares is one the runtime exports. The headers
+ * carry the contracts.
  *
  * Choices where swtee differs from OP-TEE's hardware:
  *   - cache maintenance: a TA is a host process on cache-coherent memory,
@@ -20,7 +21,6 @@
  *     the system pseudo-TA, and carries at most PROTO_PLUGIN_DATA_MAX bytes.
  */
 #include <malloc.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -259,24 +259,6 @@ void memzero_explicit(void *s, size_t count)
 	memset(s, 0, count);
 	/* The asm may read s, so the stores before it cannot be dropped. */
 	__asm__ volatile("" : : "r"(s) : "memory");
-}
-
-/* printk.h */
-
-int vsnprintk(char *str, size_t size, const char *fmt, va_list ap)
-{
-	return vsnprintf(str, size, fmt, ap);
-}
-
-int snprintk(char *str, size_t size, const char *fmt, ...)
-{
-	va_list ap;
-	int n = 0;
-
-	va_start(ap, fmt);
-	n = vsnprintk(str, size, fmt, ap);
-	va_end(ap);
-	return n;
 }
 
 /* trace.h hex dumps */

@@ -1,7 +1,8 @@
 /*
  * OP-TEE's snprintf variants. They format as the C library's snprintf
- * does; OP-TEE's own extension formats (%pUl for a TEE_UUID) are not
- * supported, and the compiler's format check rejects them.
+ * does, with OP-TEE's extension: %pUl prints the TEE_UUID its argument
+ * points to, in lower case ("%pUl", (void *)&uuid). The compiler's format
+ * check sees a %p followed by the text "Ul".
  */
 #ifndef PRINTK_H
 #define PRINTK_H

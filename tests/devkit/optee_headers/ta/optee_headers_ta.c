@@ -310,6 +310,32 @@ static TEE_Result cmd_cache(uint32_t types, TEE_Param p[4])
 	return TEE_SUCCESS;
 }
 
+/* OP-TEE's %pUl, and every other conversion still taking its own argument. */
+static TEE_Result check_snprintk_uuid(void)
+{
+	static const TEE_UUID u = {
+	    0x0123abcd, 0x4567, 0x89ef, {0xfe, 0xdc, 0xba, 0x98, 0x76, 0x54, 0x32, 0x10}};
+	static const char want[] = "0123abcd-4567-89ef-fedc-ba9876543210";
+	char out[96] = {0};
+	char small[9] = {0};
+	int n = 0;
+
+	CHECK(snprintk(out, sizeof(out), "id %pUl.", (const void *)&u) == 40 &&
+	      !strcmp(out, "id 0123abcd-4567-89ef-fedc-ba9876543210."));
+	CHECK(snprintk(out, sizeof(out), "%d %pUl %s %lld %.2f %*d%n|", -7, (const void *)&u, "s",
+		       -5LL, 2.5, 4, 9, &n) == 55 &&
+	      !strncmp(out + 3, want, sizeof(want) - 1) && n == 54 &&
+	      !strcmp(out + 39, " s -5 2.50    9|"));
+	CHECK(snprintk(out, sizeof(out), "[%40pUl]", (const void *)&u) == 42 && out[1] == ' ' &&
+	      !strncmp(out + 5, want, sizeof(want) - 1));
+	CHECK(snprintk(small, sizeof(small), "%pUl", (const void *)&u) == 36 &&
+	      !strcmp(small, "0123abcd"));
+	CHECK(snprintk(NULL, 0, "%pUl%%%c", (const void *)&u, 'x') == 38);
+	/* Without the "Ul", a %p is the C library's. */
+	CHECK(snprintk(out, sizeof(out), "%pU", (void *)0x10) == 5 && !strcmp(out, "0x10U"));
+	return TEE_SUCCESS;
+}
+
 static TEE_Result check_strings(void)
 {
 	char small[6] = {0};
@@ -327,7 +353,7 @@ static TEE_Result check_strings(void)
 	CHECK(snprintk(out, sizeof(out), "%s-%" PRIu32, "n", UINT32_C(42)) == 4 &&
 	      !strcmp(out, "n-42"));
 	CHECK(snprintk(out, 3, "%d", 12345) == 5 && !strcmp(out, "12"));
-	return TEE_SUCCESS;
+	return check_snprintk_uuid();
 }
 
 static TEE_Result check_mempool(void)
