@@ -85,8 +85,10 @@ run: build
 deps-report:
 	@$(MAKE) --no-print-directory deps DEBIAN_PACKAGES="$(REPORT_PACKAGES)"
 
+# On a failure, the reasons again at the end of the log (tests/tools/ctest_digest.sh).
 test-plain: build deps-report
-	ctest --test-dir $(BUILD) --output-on-failure -j$(JOBS)
+	ctest --test-dir $(BUILD) --output-on-failure -j$(JOBS) || \
+		{ sh tests/tools/ctest_digest.sh $(BUILD); exit 1; }
 
 # The report's test alone, and the screenshot of the page it checked.
 report-check: build deps-report
@@ -99,7 +101,8 @@ $(BUILD_ASAN)/CMakeCache.txt: | deps
 
 test-asan: deps $(BUILD_ASAN)/CMakeCache.txt
 	cmake --build $(BUILD_ASAN) -j$(JOBS)
-	ctest --test-dir $(BUILD_ASAN) --output-on-failure -j$(JOBS)
+	ctest --test-dir $(BUILD_ASAN) --output-on-failure -j$(JOBS) || \
+		{ sh tests/tools/ctest_digest.sh $(BUILD_ASAN); exit 1; }
 
 $(BUILD_FUZZ)/CMakeCache.txt: | deps
 	CC=clang cmake -S . -B $(BUILD_FUZZ) -DCMAKE_BUILD_TYPE=Debug -DSWTEE_FUZZ=ON
