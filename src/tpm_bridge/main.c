@@ -96,7 +96,82 @@ static int default_endpoints(const struct listen_policy *p, struct endpoint eps[
 	return 0;
 }
 
-int main(int argc, char **argv)
+/* What the command line asks for. */
+struct tpm_options {
+	struct endpoint eps[ENDPOINTS_MAX];
+	struct listen_policy policy;
+	const char *group;
+	size_t neps;
+	bool manual;
+	bool vm;
+	int ready_fd;
+	int level;
+};
+
+/* Adds the endpoint of option opt (--mssim, --swtpm or --vm) at addr; 2 when full, else 0. */
+static int add_endpoint(struct tpm_options *o, int opt, const char *addr)
+{
+	if (o->neps == ENDPOINTS_MAX) {
+		fprintf(stderr, "swtee-tpm: at most %d endpoints\n", ENDPOINTS_MAX);
+		return 2;
+	}
+	o->vm |= opt == 'V';
+	o->eps[o->neps].kind = opt == 'V' ? LISTEN_VM : opt == 'm' ? LISTEN_MSSIM : LISTEN_SWTPM;
+	o->eps[o->neps].addr = addr;
+	o->neps++;
+	return 0;
+}
+
+/* Reads --ready-fd's argument into o->ready_fd; 2 when it is no descriptor number, else 0. */
+static int set_ready_fd(struct tpm_options *o, const char *arg)
+{
+	char *end = NULL;
+	long v = strtol(arg, &end, 10);
+
+	if (*end || v < 0 || v > 65535) {
+		fprintf(stderr, "swtee-tpm: bad --ready-fd\n");
+		return 2;
+	}
+	o->ready_fd = (int)v;
+	return 0;
+}
+
+/* Handles one option opt of getopt_long; -1 to go on, else the exit status. */
+static int take_option(struct tpm_options *o, int opt)
+{
+	switch (opt) {
+	case 'm':
+	case 's':
+	case 'V':
+		return add_endpoint(o, opt, optarg) ? 2 : -1;
+	case 'M':
+		o->manual = true;
+		return -1;
+	case 't':
+		o->policy.tcp = true;
+		return -1;
+	case 'g':
+		o->group = optarg;
+		return -1;
+	case 'r':
+		return set_ready_fd(o, optarg) ? 2 : -1;
+	case 'v':
+		o->level++;
+		return -1;
+	case 'q':
+		o->level = LOG_LVL_ERROR;
+		return -1;
+	case 'h':
+		usage(stdout);
+		return 0;
+	default:
+		usage(stderr);
+		return 2;
+	}
+}
+
+/* Fills o from the command line; -1 to run, else the exit status. */
+static int parse_options(int argc, char **argv, struct tpm_options *o)
 {
 	static const struct option opts[] = {
 	    {"mssim", required_argument, NULL, 'm'},
@@ -111,90 +186,32 @@ int main(int argc, char **argv)
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
-	static char dflt[2][SWTEE_PATH_MAX + 16];
-	struct endpoint eps[ENDPOINTS_MAX];
-	struct listen_policy policy = {.tcp = false};
-	const char *group = NULL;
-	size_t neps = 0;
-	bool manual = false;
-	bool vm = false;
-	int ready_fd = -1;
-	int level = LOG_LVL_INFO;
-	int sfd = -1;
 	int opt = 0;
-	int rc = 1;
-	sigset_t mask;
+	int rc = -1;
 
-	memset(eps, 0, sizeof(eps));
-	while ((opt = getopt_long(argc, argv, "vqh", opts, NULL)) != -1) {
-		switch (opt) {
-		case 'm':
-		case 's':
-		case 'V':
-			if (neps == ENDPOINTS_MAX) {
-				fprintf(stderr, "swtee-tpm: at most %d endpoints\n", ENDPOINTS_MAX);
-				return 2;
-			}
-			vm |= opt == 'V';
-			eps[neps].kind = opt == 'V'   ? LISTEN_VM
-					 : opt == 'm' ? LISTEN_MSSIM
-						      : LISTEN_SWTPM;
-			eps[neps].addr = optarg;
-			neps++;
-			break;
-		case 'M':
-			manual = true;
-			break;
-		case 't':
-			policy.tcp = true;
-			break;
-		case 'g':
-			group = optarg;
-			break;
-		case 'r': {
-			char *end = NULL;
-			long v = strtol(optarg, &end, 10);
-
-			if (*end || v < 0 || v > 65535) {
-				fprintf(stderr, "swtee-tpm: bad --ready-fd\n");
-				return 2;
-			}
-			ready_fd = (int)v;
-			break;
-		}
-		case 'v':
-			level++;
-			break;
-		case 'q':
-			level = LOG_LVL_ERROR;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return 2;
-		}
-	}
+	while ((opt = getopt_long(argc, argv, "vqh", opts, NULL)) != -1)
+		if ((rc = take_option(o, opt)) >= 0)
+			return rc;
 	if (optind != argc) {
 		usage(stderr);
 		return 2;
 	}
 	/* A VM's TPM is its own: no other client could reset it or take its slots. */
-	if (vm && (neps != 1 || policy.tcp || group)) {
+	if (o->vm && (o->neps != 1 || o->policy.tcp || o->group)) {
 		fprintf(stderr, "swtee-tpm: --vm serves one VM alone: no other endpoint, "
 				"--tcp or --socket-group\n");
 		return 2;
 	}
-	manual |= vm;
-	for (size_t i = 0; i < ENDPOINTS_MAX; i++)
-		eps[i].fd[0] = eps[i].fd[1] = -1;
-	log_init("swtee-tpm", level);
-	if (group && set_group(group, &policy))
-		return 2;
-	if (!neps && default_endpoints(&policy, eps, dflt))
-		return 1;
-	neps = neps ? neps : 2;
+	o->manual |= o->vm;
+	return -1;
+}
+
+/* Blocks the stop signals and returns a signalfd that reports them, or -1. */
+static int stop_signals_fd(void)
+{
+	sigset_t mask;
+	int sfd = -1;
+
 	signal(SIGPIPE, SIG_IGN);
 	sigemptyset(&mask);
 	sigaddset(&mask, SIGTERM);
@@ -202,36 +219,71 @@ int main(int argc, char **argv)
 	sigaddset(&mask, SIGHUP);
 	sigprocmask(SIG_BLOCK, &mask, NULL);
 	sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
-	if (sfd < 0) {
+	if (sfd < 0)
 		log_error("signalfd: %s", strerror(errno));
-		goto out;
-	}
-	for (size_t i = 0; i < neps; i++)
-		if (listen_open(&eps[i], &policy))
-			goto out;
-	if (tpm_open(manual))
-		goto out;
+	return sfd;
+}
+
+/* Opens the listeners and the TPM (powered on for a VM); 0, or -1 with the TPM closed. */
+static int open_listeners_and_tpm(struct tpm_options *o)
+{
+	for (size_t i = 0; i < o->neps; i++)
+		if (listen_open(&o->eps[i], &o->policy))
+			return -1;
+	if (tpm_open(o->manual))
+		return -1;
 	/* The TA starts the TPM when a session opens; a VM's firmware does that itself. */
-	if (vm && (tpm_power_off(true) || tpm_power_on())) {
+	if (o->vm && (tpm_power_off(true) || tpm_power_on())) {
 		log_error("the fTPM does not power on for the VM");
 		tpm_close();
+		return -1;
+	}
+	return 0;
+}
+
+/* Writes "ready" to o->ready_fd, if any, and closes it. */
+static void signal_ready(struct tpm_options *o)
+{
+	if (o->ready_fd < 0)
+		return;
+	if (write(o->ready_fd, "ready\n", 6) != 6)
+		log_error("cannot signal readiness");
+	close(o->ready_fd);
+	o->ready_fd = -1;
+}
+
+/* Serves the fTPM on the endpoints asked for until a stop signal. */
+int main(int argc, char **argv)
+{
+	static char dflt[2][SWTEE_PATH_MAX + 16];
+	static struct tpm_options o = {.ready_fd = -1, .level = LOG_LVL_INFO};
+	int sfd = -1;
+	int rc = parse_options(argc, argv, &o);
+
+	if (rc >= 0)
+		return rc;
+	rc = 1;
+	for (size_t i = 0; i < ENDPOINTS_MAX; i++)
+		o.eps[i].fd[0] = o.eps[i].fd[1] = -1;
+	log_init("swtee-tpm", o.level);
+	if (o.group && set_group(o.group, &o.policy))
+		return 2;
+	if (!o.neps && default_endpoints(&o.policy, o.eps, dflt))
+		return 1;
+	o.neps = o.neps ? o.neps : 2;
+	sfd = stop_signals_fd();
+	if (sfd < 0 || open_listeners_and_tpm(&o))
 		goto out;
-	}
-	if (ready_fd >= 0) {
-		if (write(ready_fd, "ready\n", 6) != 6)
-			log_error("cannot signal readiness");
-		close(ready_fd);
-		ready_fd = -1;
-	}
-	rc = serve_run(eps, neps, sfd) ? 1 : 0;
+	signal_ready(&o);
+	rc = serve_run(o.eps, o.neps, sfd) ? 1 : 0;
 	tpm_close();
 out:
-	for (size_t i = 0; i < neps; i++)
-		listen_close(&eps[i]);
+	for (size_t i = 0; i < o.neps; i++)
+		listen_close(&o.eps[i]);
 	if (sfd >= 0)
 		close(sfd);
 	/* Unwritten: whoever waits on it sees the end of the pipe. */
-	if (ready_fd >= 0)
-		close(ready_fd);
+	if (o.ready_fd >= 0)
+		close(o.ready_fd);
 	return rc;
 }
