@@ -144,27 +144,10 @@ static ssize_t wait_reply(struct ta2ta *t, uint32_t timeout, uint8_t *in, size_t
 	}
 }
 
-/* One request to the callee and its answer; params are the caller's. */
-static TEE_Result call(struct ta2ta *t, uint32_t type, uint32_t cmd, uint32_t timeout,
-		       uint32_t types, TEE_Param params[TEE_NUM_PARAMS], uint32_t *origin)
+/* Checks types and places each memref of params in the bounce: offsets in off, total in *need. */
+static TEE_Result bounce_layout(uint32_t types, const TEE_Param params[TEE_NUM_PARAMS],
+				size_t off[TEE_NUM_PARAMS], size_t *need)
 {
-	uint8_t out[PROTO_MSG_MAX];
-	uint8_t in[PROTO_MSG_MAX];
-	size_t off[TEE_NUM_PARAMS] = {0};
-	size_t need = 0;
-	int fds[2];
-	size_t nfds = 0;
-	struct buf_writer w;
-	struct buf_reader r;
-	uint32_t rtype = 0;
-	uint32_t res = 0;
-	uint32_t org = 0;
-	ssize_t n = 0;
-	TEE_Result tres = TEE_SUCCESS;
-
-	*origin = TEE_ORIGIN_TEE;
-	if (t->dead)
-		return TEE_ERROR_TARGET_DEAD;
 	if (types >> 16)
 		return TEE_ERROR_BAD_PARAMETERS;
 	for (int i = 0; i < TEE_NUM_PARAMS; i++) {
@@ -175,83 +158,84 @@ static TEE_Result call(struct ta2ta *t, uint32_t type, uint32_t cmd, uint32_t ti
 			return TEE_ERROR_BAD_PARAMETERS;
 		if (!is_memref(pt) || !params[i].memref.buffer)
 			continue;
-		off[i] = need;
+		off[i] = *need;
 		sz = proto_bounce_span(params[i].memref.size);
-		if (!sz || __builtin_add_overflow(need, sz, &need))
+		if (!sz || __builtin_add_overflow(*need, sz, need))
 			return TEE_ERROR_OUT_OF_MEMORY;
 	}
-	if (need) {
-		tres = bounce_reserve(t, need);
-		if (tres)
-			return tres;
-	}
-	t->serial++;
-	if (!t->serial)
-		t->serial++;
-	buf_writer_init(&w, out, sizeof(out));
-	buf_put_u32(&w, type);
-	buf_put_u32(&w, t->serial);
-	if (type == MSG_TA_INVOKE)
-		buf_put_u32(&w, cmd);
-	buf_put_u32(&w, types);
-	buf_put_u32(&w, 0); /* nothing to forget: one bounce, replaced whole */
-	if (type == MSG_TA_OPEN)
-		fds[nfds++] = t->ctl_fd;
+	return TEE_SUCCESS;
+}
+
+/* Writes the params to w, copying memref inputs to the bounce at off; the bounce fd to fds. */
+static void put_params(struct ta2ta *t, struct buf_writer *w, uint32_t types,
+		       const TEE_Param params[TEE_NUM_PARAMS], const size_t off[TEE_NUM_PARAMS],
+		       int fds[2], size_t *nfds)
+{
 	for (int i = 0; i < TEE_NUM_PARAMS; i++) {
 		uint32_t pt = TEE_PARAM_TYPE_GET(types, i);
 		uint32_t fd_index = PROTO_NO_FD;
 
 		if (!is_memref(pt)) {
-			buf_put_u32(&w, pt ? params[i].value.a : 0);
-			buf_put_u32(&w, pt ? params[i].value.b : 0);
-			buf_put_u64(&w, 0);
-			buf_put_u64(&w, 0);
+			buf_put_u32(w, pt ? params[i].value.a : 0);
+			buf_put_u32(w, pt ? params[i].value.b : 0);
+			buf_put_u64(w, 0);
+			buf_put_u64(w, 0);
 			continue;
 		}
 		if (!params[i].memref.buffer) {
-			buf_put_u32(&w, 0);
-			buf_put_u32(&w, PROTO_NO_FD);
-			buf_put_u64(&w, 0);
-			buf_put_u64(&w, params[i].memref.size);
+			buf_put_u32(w, 0);
+			buf_put_u32(w, PROTO_NO_FD);
+			buf_put_u64(w, 0);
+			buf_put_u64(w, params[i].memref.size);
 			continue;
 		}
 		if (pt != TEE_PARAM_TYPE_MEMREF_OUTPUT && params[i].memref.size)
 			memcpy(t->bounce + off[i], params[i].memref.buffer, params[i].memref.size);
 		if (!t->bounce_sent) {
-			fd_index = (uint32_t)nfds;
-			fds[nfds++] = t->bounce_fd;
+			fd_index = (uint32_t)*nfds;
+			fds[(*nfds)++] = t->bounce_fd;
 			t->bounce_sent = true;
 		}
-		buf_put_u32(&w, t->bounce_id);
-		buf_put_u32(&w, fd_index);
-		buf_put_u64(&w, off[i]);
-		buf_put_u64(&w, params[i].memref.size);
+		buf_put_u32(w, t->bounce_id);
+		buf_put_u32(w, fd_index);
+		buf_put_u64(w, off[i]);
+		buf_put_u64(w, params[i].memref.size);
 	}
-	if (!buf_written(&w))
-		return TEE_ERROR_BAD_PARAMETERS;
-	if (msg_send(t->sock, out, buf_written(&w), fds, nfds)) {
-		t->dead = true;
-		return TEE_ERROR_TARGET_DEAD;
-	}
-	n = wait_reply(t, timeout, in, sizeof(in));
-	if (n <= 0) {
-		t->dead = true;
-		return TEE_ERROR_TARGET_DEAD;
-	}
-	buf_reader_init(&r, in, (size_t)n);
-	buf_get_u32(&r, &rtype);
-	buf_get_u32(&r, &res);
-	buf_get_u32(&r, &org);
+}
+
+/* Writes the request to w under a new serial; the fds to send with it in fds. */
+static void put_request(struct ta2ta *t, struct buf_writer *w, uint32_t type, uint32_t cmd,
+			uint32_t types, const TEE_Param params[TEE_NUM_PARAMS],
+			const size_t off[TEE_NUM_PARAMS], int fds[2], size_t *nfds)
+{
+	t->serial++;
+	if (!t->serial)
+		t->serial++;
+	buf_put_u32(w, type);
+	buf_put_u32(w, t->serial);
+	if (type == MSG_TA_INVOKE)
+		buf_put_u32(w, cmd);
+	buf_put_u32(w, types);
+	buf_put_u32(w, 0); /* nothing to forget: one bounce, replaced whole */
+	if (type == MSG_TA_OPEN)
+		fds[(*nfds)++] = t->ctl_fd;
+	put_params(t, w, types, params, off, fds, nfds);
+}
+
+/* Reads the params of the answer r back into params, the memref outputs from the bounce at off. */
+static void get_params(struct ta2ta *t, struct buf_reader *r, uint32_t types,
+		       TEE_Param params[TEE_NUM_PARAMS], const size_t off[TEE_NUM_PARAMS])
+{
 	for (int i = 0; i < TEE_NUM_PARAMS; i++) {
 		uint32_t pt = TEE_PARAM_TYPE_GET(types, i);
 		uint32_t a = 0;
 		uint32_t b = 0;
 		uint64_t size = 0;
 
-		buf_get_u32(&r, &a);
-		buf_get_u32(&r, &b);
-		buf_get_u64(&r, &size);
-		if (!buf_ok(&r))
+		buf_get_u32(r, &a);
+		buf_get_u32(r, &b);
+		buf_get_u64(r, &size);
+		if (!buf_ok(r))
 			break;
 		if (pt == TEE_PARAM_TYPE_VALUE_OUTPUT || pt == TEE_PARAM_TYPE_VALUE_INOUT) {
 			params[i].value.a = a;
@@ -263,12 +247,70 @@ static TEE_Result call(struct ta2ta *t, uint32_t type, uint32_t cmd, uint32_t ti
 			params[i].memref.size = size > SIZE_MAX ? SIZE_MAX : (size_t)size;
 		}
 	}
+}
+
+/* The callee's answer of n bytes in in: its params into params, its result and origin. */
+static TEE_Result get_reply(struct ta2ta *t, const uint8_t *in, size_t n, uint32_t types,
+			    TEE_Param params[TEE_NUM_PARAMS], const size_t off[TEE_NUM_PARAMS],
+			    uint32_t *origin)
+{
+	struct buf_reader r;
+	uint32_t rtype = 0;
+	uint32_t res = 0;
+	uint32_t org = 0;
+
+	buf_reader_init(&r, in, n);
+	buf_get_u32(&r, &rtype);
+	buf_get_u32(&r, &res);
+	buf_get_u32(&r, &org);
+	get_params(t, &r, types, params, off);
 	if (!buf_done(&r) || rtype != MSG_TA_RESULT) {
 		*origin = TEE_ORIGIN_COMMS;
 		return TEE_ERROR_COMMUNICATION;
 	}
 	*origin = org;
 	return res;
+}
+
+/* One request to the callee and its answer; params are the caller's. */
+static TEE_Result call(struct ta2ta *t, uint32_t type, uint32_t cmd, uint32_t timeout,
+		       uint32_t types, TEE_Param params[TEE_NUM_PARAMS], uint32_t *origin)
+{
+	uint8_t out[PROTO_MSG_MAX];
+	uint8_t in[PROTO_MSG_MAX];
+	size_t off[TEE_NUM_PARAMS] = {0};
+	size_t need = 0;
+	int fds[2];
+	size_t nfds = 0;
+	struct buf_writer w;
+	ssize_t n = 0;
+	TEE_Result tres = TEE_SUCCESS;
+
+	*origin = TEE_ORIGIN_TEE;
+	if (t->dead)
+		return TEE_ERROR_TARGET_DEAD;
+	tres = bounce_layout(types, params, off, &need);
+	if (tres)
+		return tres;
+	if (need) {
+		tres = bounce_reserve(t, need);
+		if (tres)
+			return tres;
+	}
+	buf_writer_init(&w, out, sizeof(out));
+	put_request(t, &w, type, cmd, types, params, off, fds, &nfds);
+	if (!buf_written(&w))
+		return TEE_ERROR_BAD_PARAMETERS;
+	if (msg_send(t->sock, out, buf_written(&w), fds, nfds)) {
+		t->dead = true;
+		return TEE_ERROR_TARGET_DEAD;
+	}
+	n = wait_reply(t, timeout, in, sizeof(in));
+	if (n <= 0) {
+		t->dead = true;
+		return TEE_ERROR_TARGET_DEAD;
+	}
+	return get_reply(t, in, (size_t)n, types, params, off, origin);
 }
 
 TEE_Result TEE_OpenTASession(const TEE_UUID *destination, uint32_t cancellationRequestTimeout,
