@@ -136,20 +136,134 @@ static bool kdf(struct kep *c, const uint8_t *z, size_t z_len, uint8_t *out, siz
 	return ok;
 }
 
+/* The integers and points of one exchange, taken from c. */
+struct kep_vars {
+	BIGNUM *d, *r, *t, *xb, *n, *ux, *uy;
+	EC_POINT *own, *own_eph, *peer, *peer_eph, *u;
+	uint8_t own_xy[2 * F], eph_xy[2 * F], peer_xy[2 * F], peer_eph_xy[2 * F];
+};
+
+/* Takes v's integers from c's frame and allocates its points; false when out of memory. */
+static bool kep_vars_new(struct kep *c, struct kep_vars *v)
+{
+	v->d = BN_CTX_get(c->bc);
+	v->r = BN_CTX_get(c->bc);
+	v->t = BN_CTX_get(c->bc);
+	v->xb = BN_CTX_get(c->bc);
+	v->n = BN_CTX_get(c->bc);
+	v->ux = BN_CTX_get(c->bc);
+	v->uy = BN_CTX_get(c->bc);
+	v->own = EC_POINT_new(c->g);
+	v->own_eph = EC_POINT_new(c->g);
+	v->peer = EC_POINT_new(c->g);
+	v->peer_eph = EC_POINT_new(c->g);
+	v->u = EC_POINT_new(c->g);
+	if (!v->uy || !v->own || !v->own_eph || !v->peer || !v->peer_eph || !v->u)
+		return false;
+	BN_set_flags(v->d, BN_FLG_CONSTTIME);
+	BN_set_flags(v->r, BN_FLG_CONSTTIME);
+	BN_set_flags(v->t, BN_FLG_CONSTTIME);
+	return true;
+}
+
+/* Frees v's points, clearing those that derive from a secret; the integers go with c's frame. */
+static void kep_vars_free(struct kep_vars *v)
+{
+	EC_POINT_clear_free(v->own);
+	EC_POINT_clear_free(v->own_eph);
+	EC_POINT_free(v->peer);
+	EC_POINT_free(v->peer_eph);
+	EC_POINT_clear_free(v->u);
+}
+
+/* The own key k, the own ephemeral eph and the peer's two points (which must be on the curve). */
+static TEE_Result kep_load(struct kep *c, struct be_pkey *k, struct be_pkey *eph,
+			   const struct be_sm2_kep_params *p, struct kep_vars *v)
+{
+	if (!own_key(c, k, v->own, v->own_xy, v->d) ||
+	    !own_key(c, eph, v->own_eph, v->eph_xy, v->r))
+		return TEE_ERROR_GENERIC;
+	if (!point_in(c, v->peer, p->peer_x, p->peer_x_len, p->peer_y, p->peer_y_len, v->peer_xy) ||
+	    !point_in(c, v->peer_eph, p->peer_eph_x, p->peer_eph_x_len, p->peer_eph_y,
+		      p->peer_eph_y_len, v->peer_eph_xy)) {
+		ERR_clear_error();
+		return TEE_ERROR_BAD_PARAMETERS;
+	}
+	return TEE_SUCCESS;
+}
+
+/* The shared point U, padded into u_xy; TEE_ERROR_BAD_PARAMETERS at infinity. */
+static TEE_Result kep_shared_point(struct kep *c, struct kep_vars *v, uint8_t u_xy[2 * F])
+{
+	/* t = d + x'(R_own) r mod n */
+	if (!BN_copy(v->n, EC_GROUP_get0_order(c->g)) || !x_bar(v->xb, v->eph_xy) ||
+	    !BN_mod_mul(v->t, v->xb, v->r, v->n, c->bc) ||
+	    !BN_mod_add(v->t, v->t, v->d, v->n, c->bc))
+		return TEE_ERROR_GENERIC;
+	/* U = [t](P_peer + [x'(R_peer)] R_peer) */
+	if (!x_bar(v->xb, v->peer_eph_xy) ||
+	    !EC_POINT_mul(c->g, v->u, NULL, v->peer_eph, v->xb, c->bc) ||
+	    !EC_POINT_add(c->g, v->u, v->u, v->peer, c->bc) ||
+	    !EC_POINT_mul(c->g, v->u, NULL, v->u, v->t, c->bc))
+		return TEE_ERROR_GENERIC;
+	if (EC_POINT_is_at_infinity(c->g, v->u))
+		return TEE_ERROR_BAD_PARAMETERS;
+	if (!EC_POINT_get_affine_coordinates(c->g, v->u, v->ux, v->uy, c->bc) ||
+	    BN_bn2binpad(v->ux, u_xy, F) != F || BN_bn2binpad(v->uy, u_xy + F, F) != F)
+		return TEE_ERROR_GENERIC;
+	return TEE_SUCCESS;
+}
+
+/* z = xU || yU || Z_A || Z_B (the initiator's first) and the key K = KDF(z, out_len) in out. */
+static bool kep_key(struct kep *c, const struct be_sm2_kep_params *p, const struct kep_vars *v,
+		    const uint8_t u_xy[2 * F], uint8_t z[4 * F], uint8_t *out, size_t out_len)
+{
+	memcpy(z, u_xy, 2 * F);
+	return z_value(c, p->id_initiator, p->id_initiator_len,
+		       p->initiator ? v->own_xy : v->peer_xy, z + 2 * F) &&
+	       z_value(c, p->id_responder, p->id_responder_len,
+		       p->initiator ? v->peer_xy : v->own_xy, z + 3 * F) &&
+	       kdf(c, z, 4 * F, out, out_len);
+}
+
+/* S = SM3(tag || yU || inner). */
+static bool kep_confirmation(struct kep *c, uint8_t tag, const uint8_t u_xy[2 * F],
+			     const uint8_t inner[F], uint8_t s[F])
+{
+	return sm3_start(c) && sm3_add(c, &tag, 1) && sm3_add(c, u_xy + F, F) &&
+	       sm3_add(c, inner, F) && sm3_end(c, s);
+}
+
+/* The own confirmation s_own and the one expected from the peer, s_peer. */
+static bool kep_confirmations(struct kep *c, const struct be_sm2_kep_params *p,
+			      const struct kep_vars *v, const uint8_t u_xy[2 * F],
+			      const uint8_t z[4 * F], uint8_t s_own[F], uint8_t s_peer[F])
+{
+	uint8_t inner[F];
+	bool ok = false;
+
+	/* SM3(xU || Z_A || Z_B || x1 || y1 || x2 || y2) */
+	ok = sm3_start(c) && sm3_add(c, u_xy, F) && sm3_add(c, z + 2 * F, 2 * F) &&
+	     sm3_add(c, p->initiator ? v->eph_xy : v->peer_eph_xy, 2 * F) &&
+	     sm3_add(c, p->initiator ? v->peer_eph_xy : v->eph_xy, 2 * F) && sm3_end(c, inner);
+	/* S_B (0x02) is the responder's, S_A (0x03) the initiator's. */
+	ok = ok && kep_confirmation(c, p->initiator ? 0x03 : 0x02, u_xy, inner, s_own) &&
+	     kep_confirmation(c, p->initiator ? 0x02 : 0x03, u_xy, inner, s_peer);
+	SECURE_WIPE_VAR(inner);
+	return ok;
+}
+
+/* The exchange of the file's head: the key K in out, the confirmations checked and given. */
 TEE_Result be_derive_sm2_kep(struct be_pkey *k, struct be_pkey *eph,
 			     const struct be_sm2_kep_params *p, uint8_t *out, size_t out_len)
 {
 	struct kep c = {0};
+	struct kep_vars v = {0};
 	TEE_Result res = TEE_ERROR_GENERIC;
-	uint8_t own_xy[2 * F], eph_xy[2 * F], peer_xy[2 * F], peer_eph_xy[2 * F];
 	uint8_t u_xy[2 * F];
 	uint8_t z[4 * F]; /* xU || yU || Z_A || Z_B */
-	uint8_t inner[F];
 	uint8_t s_peer[F];
 	uint8_t s_own[F];
-	uint8_t tag = 0;
-	EC_POINT *own = NULL, *own_eph = NULL, *peer = NULL, *peer_eph = NULL, *u = NULL;
-	BIGNUM *d = NULL, *r = NULL, *t = NULL, *xb = NULL, *n = NULL, *ux = NULL, *uy = NULL;
 
 	c.g = EC_GROUP_new_by_curve_name_ex(bo_libctx(), NULL, NID_sm2);
 	c.bc = BN_CTX_secure_new_ex(bo_libctx());
@@ -159,73 +273,20 @@ TEE_Result be_derive_sm2_kep(struct be_pkey *k, struct be_pkey *eph,
 		goto out;
 	}
 	BN_CTX_start(c.bc);
-	d = BN_CTX_get(c.bc);
-	r = BN_CTX_get(c.bc);
-	t = BN_CTX_get(c.bc);
-	xb = BN_CTX_get(c.bc);
-	n = BN_CTX_get(c.bc);
-	ux = BN_CTX_get(c.bc);
-	uy = BN_CTX_get(c.bc);
-	own = EC_POINT_new(c.g);
-	own_eph = EC_POINT_new(c.g);
-	peer = EC_POINT_new(c.g);
-	peer_eph = EC_POINT_new(c.g);
-	u = EC_POINT_new(c.g);
-	if (!uy || !own || !own_eph || !peer || !peer_eph || !u) {
+	if (!kep_vars_new(&c, &v)) {
 		res = TEE_ERROR_OUT_OF_MEMORY;
 		goto out;
 	}
-	BN_set_flags(d, BN_FLG_CONSTTIME);
-	BN_set_flags(r, BN_FLG_CONSTTIME);
-	BN_set_flags(t, BN_FLG_CONSTTIME);
-	if (!own_key(&c, k, own, own_xy, d) || !own_key(&c, eph, own_eph, eph_xy, r))
+	res = kep_load(&c, k, eph, p, &v);
+	if (!res)
+		res = kep_shared_point(&c, &v, u_xy);
+	if (res)
 		goto out;
-	/* The peer's points must be on the curve. */
-	if (!point_in(&c, peer, p->peer_x, p->peer_x_len, p->peer_y, p->peer_y_len, peer_xy) ||
-	    !point_in(&c, peer_eph, p->peer_eph_x, p->peer_eph_x_len, p->peer_eph_y,
-		      p->peer_eph_y_len, peer_eph_xy)) {
-		ERR_clear_error();
-		res = TEE_ERROR_BAD_PARAMETERS;
+	if (!kep_key(&c, p, &v, u_xy, z, out, out_len) ||
+	    !kep_confirmations(&c, p, &v, u_xy, z, s_own, s_peer)) {
+		res = TEE_ERROR_GENERIC;
 		goto out;
 	}
-	/* t = d + x'(R_own) r mod n */
-	if (!BN_copy(n, EC_GROUP_get0_order(c.g)) || !x_bar(xb, eph_xy) ||
-	    !BN_mod_mul(t, xb, r, n, c.bc) || !BN_mod_add(t, t, d, n, c.bc))
-		goto out;
-	/* U = [t](P_peer + [x'(R_peer)] R_peer) */
-	if (!x_bar(xb, peer_eph_xy) || !EC_POINT_mul(c.g, u, NULL, peer_eph, xb, c.bc) ||
-	    !EC_POINT_add(c.g, u, u, peer, c.bc) || !EC_POINT_mul(c.g, u, NULL, u, t, c.bc))
-		goto out;
-	if (EC_POINT_is_at_infinity(c.g, u)) {
-		res = TEE_ERROR_BAD_PARAMETERS;
-		goto out;
-	}
-	if (!EC_POINT_get_affine_coordinates(c.g, u, ux, uy, c.bc) ||
-	    BN_bn2binpad(ux, u_xy, F) != F || BN_bn2binpad(uy, u_xy + F, F) != F)
-		goto out;
-	/* Z_A, Z_B: the initiator's first */
-	memcpy(z, u_xy, 2 * F);
-	if (!z_value(&c, p->id_initiator, p->id_initiator_len, p->initiator ? own_xy : peer_xy,
-		     z + 2 * F) ||
-	    !z_value(&c, p->id_responder, p->id_responder_len, p->initiator ? peer_xy : own_xy,
-		     z + 3 * F))
-		goto out;
-	if (!kdf(&c, z, sizeof(z), out, out_len))
-		goto out;
-	/* SM3(xU || Z_A || Z_B || x1 || y1 || x2 || y2) */
-	if (!sm3_start(&c) || !sm3_add(&c, u_xy, F) || !sm3_add(&c, z + 2 * F, 2 * F) ||
-	    !sm3_add(&c, p->initiator ? eph_xy : peer_eph_xy, 2 * F) ||
-	    !sm3_add(&c, p->initiator ? peer_eph_xy : eph_xy, 2 * F) || !sm3_end(&c, inner))
-		goto out;
-	/* S_B (0x02) is the responder's, S_A (0x03) the initiator's. */
-	tag = p->initiator ? 0x03 : 0x02;
-	if (!sm3_start(&c) || !sm3_add(&c, &tag, 1) || !sm3_add(&c, u_xy + F, F) ||
-	    !sm3_add(&c, inner, F) || !sm3_end(&c, s_own))
-		goto out;
-	tag = p->initiator ? 0x02 : 0x03;
-	if (!sm3_start(&c) || !sm3_add(&c, &tag, 1) || !sm3_add(&c, u_xy + F, F) ||
-	    !sm3_add(&c, inner, F) || !sm3_end(&c, s_peer))
-		goto out;
 	if (p->conf_in && (p->conf_in_len != F || !secure_equal(p->conf_in, s_peer, F))) {
 		secure_wipe(out, out_len);
 		res = TEE_ERROR_SIGNATURE_INVALID;
@@ -240,12 +301,7 @@ out:
 	ERR_clear_error();
 	SECURE_WIPE_VAR(u_xy);
 	SECURE_WIPE_VAR(z);
-	SECURE_WIPE_VAR(inner);
-	EC_POINT_clear_free(own);
-	EC_POINT_clear_free(own_eph);
-	EC_POINT_free(peer);
-	EC_POINT_free(peer_eph);
-	EC_POINT_clear_free(u);
+	kep_vars_free(&v);
 	if (c.bc)
 		BN_CTX_end(c.bc);
 	BN_CTX_free(c.bc);
