@@ -158,12 +158,9 @@ static int fcntl_allow(scmp_filter_ctx ctx)
 static struct sock_filter bpf[4096];
 static struct sock_fprog bpf_prog;
 
-static int allowlist_compile(void)
+/* The calls allowed whatever their arguments. */
+static int plain_allow(scmp_filter_ctx ctx)
 {
-	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_TRAP);
-	struct stat st;
-	int fd = -1;
-	int rc = -1;
 	static const int plain[] = {
 	    SCMP_SYS(read),
 	    SCMP_SYS(write),
@@ -213,19 +210,15 @@ static int allowlist_compile(void)
 	    SCMP_SYS(dup),
 	};
 
-	if (!ctx)
-		return -1;
-	/*
-	 * A binary tree of system call numbers, not a list: the kernel runs
-	 * the filter once per system call number when it is loaded (to cache
-	 * the calls it always allows), so its depth, not its length, is what a
-	 * session open pays: a tree loads in about two thirds of the time.
-	 */
-	if (seccomp_attr_set(ctx, SCMP_FLTATR_CTL_OPTIMIZE, 2))
-		goto out;
 	for (size_t i = 0; i < sizeof(plain) / sizeof(plain[0]); i++)
 		if (seccomp_rule_add(ctx, SCMP_ACT_ALLOW, plain[i], 0))
-			goto out;
+			return -1;
+	return 0;
+}
+
+/* The calls allowed with some arguments only. */
+static int limited_allow(scmp_filter_ctx ctx)
+{
 	/* Memory, but never executable memory: no code but the verified TA's. */
 	if (seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(mmap), 1,
 			     SCMP_A2(SCMP_CMP_MASKED_EQ, PROT_EXEC, 0)) ||
@@ -249,7 +242,13 @@ static int allowlist_compile(void)
 			     SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)getpid())) ||
 	    seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(prctl), 1,
 			     SCMP_A0(SCMP_CMP_EQ, PR_SET_NAME)))
-		goto out;
+		return -1;
+	return 0;
+}
+
+/* What a test build's sanitizers need besides; nothing in other builds. */
+static int sanitizer_allow(scmp_filter_ctx ctx)
+{
 #ifdef SWTEE_SANITIZE
 	/*
 	 * Test builds only: the sanitizers' report of a crash asks whether
@@ -258,9 +257,20 @@ static int allowlist_compile(void)
 	if (seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(ioctl), 1,
 			     SCMP_A1(SCMP_CMP_EQ, TCGETS)) ||
 	    ALLOW(ctx, readlink) || ALLOW(ctx, readlinkat) || ALLOW(ctx, sched_getaffinity))
-		goto out;
+		return -1;
+#else
+	(void)ctx;
 #endif
-	fd = memfd_create("seccomp-bpf", MFD_CLOEXEC);
+	return 0;
+}
+
+/* Exports ctx's filter as BPF into bpf and bpf_prog. */
+static int bpf_export(scmp_filter_ctx ctx)
+{
+	struct stat st;
+	int fd = memfd_create("seccomp-bpf", MFD_CLOEXEC);
+	int rc = -1;
+
 	if (fd < 0 || seccomp_export_bpf(ctx, fd) || fstat(fd, &st) || st.st_size <= 0 ||
 	    (size_t)st.st_size > sizeof(bpf) || st.st_size % sizeof(bpf[0]) ||
 	    pread(fd, bpf, (size_t)st.st_size, 0) != st.st_size)
@@ -271,6 +281,28 @@ static int allowlist_compile(void)
 out:
 	if (fd >= 0)
 		close(fd);
+	return rc;
+}
+
+/* Compiles the allowlist into bpf_prog. */
+static int allowlist_compile(void)
+{
+	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_TRAP);
+	int rc = -1;
+
+	if (!ctx)
+		return -1;
+	/*
+	 * A binary tree of system call numbers, not a list: the kernel runs
+	 * the filter once per system call number when it is loaded (to cache
+	 * the calls it always allows), so its depth, not its length, is what a
+	 * session open pays: a tree loads in about two thirds of the time.
+	 */
+	if (seccomp_attr_set(ctx, SCMP_FLTATR_CTL_OPTIMIZE, 2) || plain_allow(ctx) ||
+	    limited_allow(ctx) || sanitizer_allow(ctx) || bpf_export(ctx))
+		goto out;
+	rc = 0;
+out:
 	seccomp_release(ctx);
 	return rc;
 }
