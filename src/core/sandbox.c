@@ -101,56 +101,44 @@ static int allow_all(scmp_filter_ctx ctx, const int *nrs, size_t n)
 	return 0;
 }
 
-static int add_rules(scmp_filter_ctx ctx)
+/* Descriptors and messages. */
+static int allow_descriptors(scmp_filter_ctx ctx)
 {
-	static const int plain[] = {
-	    /* descriptors and messages */
-	    SCMP_SYS(read),
-	    SCMP_SYS(write),
-	    SCMP_SYS(readv),
-	    SCMP_SYS(writev),
-	    SCMP_SYS(pread64),
-	    SCMP_SYS(pwrite64),
-	    SCMP_SYS(lseek),
-	    SCMP_SYS(close),
-	    SCMP_SYS(dup),
-	    SCMP_SYS(fcntl),
-	    SCMP_SYS(fstat),
-	    SCMP_SYS(newfstatat),
-	    SCMP_SYS(statx),
-	    SCMP_SYS(fstatfs),
-	    SCMP_SYS(ftruncate),
-	    SCMP_SYS(memfd_create),
-	    SCMP_SYS(sendmsg),
-	    SCMP_SYS(recvmsg),
-	    SCMP_SYS(sendto),
-	    SCMP_SYS(recvfrom),
-	    SCMP_SYS(accept4),
-	    SCMP_SYS(getsockopt),
-	    SCMP_SYS(shutdown),
-	    SCMP_SYS(epoll_create1),
-	    SCMP_SYS(epoll_ctl),
-	    SCMP_SYS(epoll_wait),
-	    SCMP_SYS(epoll_pwait),
-	    SCMP_SYS(poll),
-	    SCMP_SYS(ppoll),
-	    SCMP_SYS(pipe2),
+	static const int nrs[] = {
+	    SCMP_SYS(read),	    SCMP_SYS(write),	  SCMP_SYS(readv),
+	    SCMP_SYS(writev),	    SCMP_SYS(pread64),	  SCMP_SYS(pwrite64),
+	    SCMP_SYS(lseek),	    SCMP_SYS(close),	  SCMP_SYS(dup),
+	    SCMP_SYS(fcntl),	    SCMP_SYS(fstat),	  SCMP_SYS(newfstatat),
+	    SCMP_SYS(statx),	    SCMP_SYS(fstatfs),	  SCMP_SYS(ftruncate),
+	    SCMP_SYS(memfd_create), SCMP_SYS(sendmsg),	  SCMP_SYS(recvmsg),
+	    SCMP_SYS(sendto),	    SCMP_SYS(recvfrom),	  SCMP_SYS(accept4),
+	    SCMP_SYS(getsockopt),   SCMP_SYS(shutdown),	  SCMP_SYS(epoll_create1),
+	    SCMP_SYS(epoll_ctl),    SCMP_SYS(epoll_wait), SCMP_SYS(epoll_pwait),
+	    SCMP_SYS(poll),	    SCMP_SYS(ppoll),	  SCMP_SYS(pipe2),
 	    SCMP_SYS(eventfd2),
-	    /* the secure dir (HUK, emulated RPMB) and /proc facts of peers */
-	    SCMP_SYS(openat),
-	    SCMP_SYS(readlink),
-	    SCMP_SYS(readlinkat),
-	    SCMP_SYS(getdents64),
-	    SCMP_SYS(rename),
-	    SCMP_SYS(renameat),
-	    SCMP_SYS(renameat2),
-	    SCMP_SYS(unlink),
-	    SCMP_SYS(unlinkat),
-	    SCMP_SYS(mkdir),
-	    SCMP_SYS(mkdirat),
-	    SCMP_SYS(fsync),
+	};
+
+	return allow_all(ctx, nrs, sizeof(nrs) / sizeof(nrs[0]));
+}
+
+/* The secure dir (HUK, emulated RPMB) and /proc facts of peers. */
+static int allow_files(scmp_filter_ctx ctx)
+{
+	static const int nrs[] = {
+	    SCMP_SYS(openat),	 SCMP_SYS(readlink), SCMP_SYS(readlinkat), SCMP_SYS(getdents64),
+	    SCMP_SYS(rename),	 SCMP_SYS(renameat), SCMP_SYS(renameat2),  SCMP_SYS(unlink),
+	    SCMP_SYS(unlinkat),	 SCMP_SYS(mkdir),    SCMP_SYS(mkdirat),	   SCMP_SYS(fsync),
 	    SCMP_SYS(fdatasync),
-	    /* memory (executable memory is below) */
+	};
+
+	return allow_all(ctx, nrs, sizeof(nrs) / sizeof(nrs[0]));
+}
+
+/* Memory (executable memory is in add_limited_rules); threads, time, signals, children. */
+static int allow_memory_and_threads(scmp_filter_ctx ctx)
+{
+	static const int nrs[] = {
+	    /* memory */
 	    SCMP_SYS(brk),
 	    SCMP_SYS(munmap),
 	    SCMP_SYS(mremap),
@@ -189,8 +177,12 @@ static int add_rules(scmp_filter_ctx ctx)
 	    SCMP_SYS(exit_group),
 	};
 
-	if (allow_all(ctx, plain, sizeof(plain) / sizeof(plain[0])))
-		return -1;
+	return allow_all(ctx, nrs, sizeof(nrs) / sizeof(nrs[0]));
+}
+
+/* The calls allowed with some arguments only. */
+static int add_limited_rules(scmp_filter_ctx ctx)
+{
 	return
 	    /* a thread, never a process */
 	    seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(clone), 1,
@@ -209,6 +201,14 @@ static int add_rules(scmp_filter_ctx ctx)
 			     SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)getpid(), 0)) ||
 	    seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(prctl), 1,
 			     SCMP_A0(SCMP_CMP_EQ, PR_SET_NAME, 0));
+}
+
+/* The core's allowlist: the plain calls by family, then those with argument checks. */
+static int add_rules(scmp_filter_ctx ctx)
+{
+	if (allow_descriptors(ctx) || allow_files(ctx) || allow_memory_and_threads(ctx))
+		return -1;
+	return add_limited_rules(ctx);
 }
 
 #ifdef SWTEE_SANITIZE
