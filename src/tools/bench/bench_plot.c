@@ -591,37 +591,20 @@ static void plot_words(char *out, size_t n, const char *s)
 			out[i] = ' ';
 }
 
-/* The curves of one family: swtee, its baseline, its variants in a rate, other hardware. */
-static int plot_family(const struct plot_spec *spec, const struct plot_sweep *s, const char *group,
-		       const char *family, struct bench_plots *out)
-{
-	const struct plot_point *pts[PLOT_SWEEP_MAX];
-	struct plot_curves *c = NULL;
-	struct bench_svg_series *sw = NULL;
-	struct bench_svg_series *base = NULL;
-	struct bench_svg_series *cur = NULL;
-	struct bench_plot *pl = NULL;
-	char label[BENCH_TEXT_MAX];
-	char words[BENCH_NAME_MAX];
-	char small_text[32];
-	char big_text[32];
-	const char *bname = NULL;
-	double small_ratio = NAN, big_ratio = NAN;
-	double small = NAN, big = NAN;
-	size_t n = 0;
-	size_t i = 0;
-	size_t v = 0;
-	size_t other = 0;
-	int ret = -1;
+/* The sizes at both ends of a family's sweep and swtee's cost ratio at each. */
+struct plot_family_ends {
+	double small, big;
+	double small_ratio, big_ratio;
+};
 
-	n = plot_sweep_select(s, family, "", pts, PLOT_SWEEP_MAX);
-	if (n < PLOT_SWEEP_MIN || plot_drawable(pts, n) < PLOT_SWEEP_MIN)
-		return 0;
-	c = plot_zalloc(sizeof(*c));
-	if (!c)
-		return -1;
-	bname = pts[0]->e->r.has_baseline ? pts[0]->e->r.baseline_name : NULL;
-	sw = plot_curve(c, "swtee", plot_swtee_line);
+/* The curves of swtee and of its baseline bname (NULL: none) from the n points pts; their ends. */
+static void plot_family_main(struct plot_curves *c, const struct plot_point *const *pts, size_t n,
+			     const char *bname, struct plot_family_ends *ends)
+{
+	struct bench_svg_series *sw = plot_curve(c, "swtee", plot_swtee_line);
+	struct bench_svg_series *base = NULL;
+	size_t i = 0;
+
 	if (bname)
 		base = plot_curve(c, bname, plot_baseline_line);
 	for (i = 0; i < n; i++) {
@@ -633,27 +616,47 @@ static int plot_family(const struct plot_spec *spec, const struct plot_sweep *s,
 		if (base && r->has_baseline)
 			plot_curve_add(c, base, pts[i]->size,
 				       plot_mb_s(r->baseline_value, r->unit, pts[i]->size));
-		if (isnan(small)) {
-			small = pts[i]->size;
-			small_ratio = bench_cost_ratio(r);
+		if (isnan(ends->small)) {
+			ends->small = pts[i]->size;
+			ends->small_ratio = bench_cost_ratio(r);
 		}
-		big = pts[i]->size;
-		big_ratio = bench_cost_ratio(r);
+		ends->big = pts[i]->size;
+		ends->big_ratio = bench_cost_ratio(r);
 	}
-	/* Variants of the family whose values are rates too (crypto: accel_off). */
+}
+
+/* Whether the i-th point of s is the first of its family and variant. */
+static bool plot_variant_first(const struct plot_sweep *s, size_t i)
+{
+	const struct plot_point *pt = &s->v[i];
+	size_t j = 0;
+
+	for (j = 0; j < i && (strcmp(s->v[j].family, pt->family) != 0 ||
+			      strcmp(s->v[j].variant, pt->variant) != 0);
+	     j++)
+		;
+	return j == i;
+}
+
+/* Variants of the family whose values are rates too (crypto: accel_off), as dashed curves. */
+static void plot_family_variants(struct plot_curves *c, const struct plot_sweep *s,
+				 const char *family)
+{
+	char label[BENCH_TEXT_MAX];
+	char words[BENCH_NAME_MAX];
+	size_t v = 0;
+	size_t i = 0;
+
 	for (i = 0; i < s->n; i++) {
 		const struct plot_point *pt = &s->v[i];
 		const struct plot_point *vp[PLOT_SWEEP_MAX];
+		struct bench_svg_series *cur = NULL;
 		size_t vn = 0;
 		size_t j = 0;
 
 		if (strcmp(pt->family, family) != 0 || !pt->variant[0])
 			continue;
-		for (j = 0; j < i && (strcmp(s->v[j].family, family) != 0 ||
-				      strcmp(s->v[j].variant, pt->variant) != 0);
-		     j++)
-			;
-		if (j < i)
+		if (!plot_variant_first(s, i))
 			continue; /* drawn with its first point */
 		vn = plot_sweep_select(s, family, pt->variant, vp, PLOT_SWEEP_MAX);
 		if (plot_drawable(vp, vn) < PLOT_SWEEP_MIN ||
@@ -676,9 +679,18 @@ static int plot_family(const struct plot_spec *spec, const struct plot_sweep *s,
 				    c, cur, vp[j]->size,
 				    plot_mb_s(vp[j]->e->r.value, vp[j]->e->r.unit, vp[j]->size));
 	}
-	/* Published figures of the same algorithm on other hardware. */
+}
+
+/* Published figures of the same algorithm on other hardware; how many curves they are. */
+static size_t plot_family_others(struct plot_curves *c, const char *family)
+{
+	char label[BENCH_TEXT_MAX];
+	size_t other = 0;
+	size_t i = 0;
+
 	for (i = 0; i < bench_seed_armory.n; i++) {
 		const struct bench_seed *sd = &bench_seed_armory.rows[i];
+		struct bench_svg_series *cur = NULL;
 		size_t j = 0;
 
 		if (strcmp(sd->key, family) != 0)
@@ -692,18 +704,26 @@ static int plot_family(const struct plot_spec *spec, const struct plot_sweep *s,
 		for (j = 0; j < sd->n; j++)
 			plot_curve_add(c, cur, sd->x[j], sd->y[j] * sd->scale / 1e6);
 	}
+	return other;
+}
 
-	pl = plot_start(out, spec, group, family);
-	if (!pl)
-		goto out;
+/* The title and caption of a family's plot pl: the ratios at its ends, other hardware if any. */
+static void plot_family_caption(struct bench_plot *pl, const char *group, const char *family,
+				const char *bname, const struct plot_family_ends *ends,
+				size_t other)
+{
+	char small_text[32];
+	char big_text[32];
+
 	bench_text(pl->title, sizeof(pl->title), "%s: %s throughput by buffer size", group, family);
-	bench_svg_format(small_text, sizeof(small_text), small, BENCH_SVG_BYTES);
-	bench_svg_format(big_text, sizeof(big_text), big, BENCH_SVG_BYTES);
-	if (isfinite(small_ratio) && isfinite(big_ratio))
+	bench_svg_format(small_text, sizeof(small_text), ends->small, BENCH_SVG_BYTES);
+	bench_svg_format(big_text, sizeof(big_text), ends->big, BENCH_SVG_BYTES);
+	if (isfinite(ends->small_ratio) && isfinite(ends->big_ratio))
 		bench_text(pl->caption, sizeof(pl->caption),
 			   "%s through swtee against %s in the same run, by buffer size, one call "
 			   "per buffer: at %s swtee costs %.2f times %s, at %s %.2f times%s.",
-			   family, bname, small_text, small_ratio, bname, big_text, big_ratio,
+			   family, bname, small_text, ends->small_ratio, bname, big_text,
+			   ends->big_ratio,
 			   other ? "; the open, dashed curves are published figures from other "
 				   "hardware"
 				 : "");
@@ -713,6 +733,35 @@ static int plot_family(const struct plot_spec *spec, const struct plot_sweep *s,
 			   other ? "; the open, dashed curves are published figures from other "
 				   "hardware"
 				 : "");
+}
+
+/* The curves of one family: swtee, its baseline, its variants in a rate, other hardware. */
+static int plot_family(const struct plot_spec *spec, const struct plot_sweep *s, const char *group,
+		       const char *family, struct bench_plots *out)
+{
+	const struct plot_point *pts[PLOT_SWEEP_MAX];
+	struct plot_family_ends ends = {NAN, NAN, NAN, NAN};
+	struct plot_curves *c = NULL;
+	struct bench_plot *pl = NULL;
+	const char *bname = NULL;
+	size_t other = 0;
+	size_t n = 0;
+	int ret = -1;
+
+	n = plot_sweep_select(s, family, "", pts, PLOT_SWEEP_MAX);
+	if (n < PLOT_SWEEP_MIN || plot_drawable(pts, n) < PLOT_SWEEP_MIN)
+		return 0;
+	c = plot_zalloc(sizeof(*c));
+	if (!c)
+		return -1;
+	bname = pts[0]->e->r.has_baseline ? pts[0]->e->r.baseline_name : NULL;
+	plot_family_main(c, pts, n, bname, &ends);
+	plot_family_variants(c, s, family);
+	other = plot_family_others(c, family);
+	pl = plot_start(out, spec, group, family);
+	if (!pl)
+		goto out;
+	plot_family_caption(pl, group, family, bname, &ends, other);
 	ret = plot_keep_xy(out, pl, spec, NULL, c->s, c->n);
 out:
 	free(c);
