@@ -636,41 +636,114 @@ static void svg_bar(FILE *f, const struct svg_map *m, const struct bench_svg_bar
 	fputs("</text>\n", f);
 }
 
-int bench_svg_bars(FILE *f, const struct bench_svg_bars *b)
+/* The width of the category labels' column; the bars' bottom edge in *bottom. */
+static double svg_bars_left(const struct bench_svg_bars *b, double *bottom)
 {
-	struct svg_map m = {0};
-	double lo = INFINITY, hi = -INFINITY;
-	double left = 0;
-	double right = SVG_W - BAR_RIGHT;
-	double bottom = BAR_TOP;
-	double y0 = BAR_TOP;
-	double h = 0;
 	size_t longest = 0;
 	size_t c = 0;
-	size_t s = 0;
-	size_t k = 0;
 
+	*bottom = BAR_TOP;
 	for (c = 0; c < b->ncategories; c++) {
 		if (strlen(b->categories[c]) > longest)
 			longest = strlen(b->categories[c]);
-		bottom += svg_bars_group_h(b, c);
+		*bottom += svg_bars_group_h(b, c);
 	}
 	/* Category labels are bold: wider than SVG_CHAR_W. */
-	left = fmin(fmax((double)longest * SVG_CHAR_W * 1.12 + 20, 110), 330);
+	return fmin(fmax((double)longest * SVG_CHAR_W * 1.12 + 20, 110), 330);
+}
+
+/* The least and greatest value drawn, the guide's included, into *lo and *hi. */
+static void svg_bars_range(const struct bench_svg_bars *b, double *lo, double *hi)
+{
+	size_t c = 0;
+	size_t s = 0;
+
+	*lo = INFINITY;
+	*hi = -INFINITY;
 	for (s = 0; s < b->nseries; s++) {
 		for (c = 0; c < b->ncategories && c < b->series[s].n; c++) {
 			double v = b->series[s].y[c];
 
 			if (!svg_usable(b->value.scale, v))
 				continue;
-			lo = fmin(lo, v);
-			hi = fmax(hi, v);
+			*lo = fmin(*lo, v);
+			*hi = fmax(*hi, v);
 		}
 	}
 	if (svg_usable(b->value.scale, b->guide)) {
-		lo = fmin(lo, b->guide);
-		hi = fmax(hi, b->guide);
+		*lo = fmin(*lo, b->guide);
+		*hi = fmax(*hi, b->guide);
 	}
+}
+
+/* Category c from y0: a rule above it but the first, its label, its bars or "no figure". */
+static void svg_bars_group(FILE *f, const struct svg_map *m, const struct bench_svg_bars *b,
+			   size_t c, double y0)
+{
+	double gh = svg_bars_group_h(b, c);
+	size_t s = 0;
+	size_t k = 0;
+
+	if (c)
+		fprintf(f, "<path d=\"M8 %.1fH%.1f\" stroke=\"%s\" stroke-width=\"1\"/>\n",
+			y0 - BAR_GROUP_GAP / 2, m->p1, GRID_MINOR);
+	fprintf(f,
+		"<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" dominant-baseline=\"middle\" "
+		"fill=\"%s\" font-weight=\"600\">",
+		m->p0 - 8, y0 + (gh - BAR_GROUP_GAP) / 2, INK);
+	bench_svg_text(f, b->categories[c]);
+	fputs("</text>\n", f);
+	for (s = 0, k = 0; s < b->nseries; s++) {
+		const struct bench_svg_series *se = &b->series[s];
+		double v = c < se->n ? se->y[c] : NAN;
+
+		if (!svg_usable(b->value.scale, v))
+			continue;
+		svg_bar(f, m, b, se, b->categories[c], v, y0 + (double)k * (BAR_H + BAR_GAP));
+		k++;
+	}
+	if (!k)
+		fprintf(f,
+			"<text x=\"%.1f\" y=\"%.1f\" dominant-baseline=\"middle\" "
+			"font-size=\"11\" fill=\"%s\">no figure</text>\n",
+			m->p0 + 6, y0 + BAR_H / 2, INK_SOFT);
+}
+
+/* The guide, if b has one: a dashed vertical line down to bottom, its label above. */
+static void svg_bars_guide(FILE *f, const struct svg_map *m, const struct bench_svg_bars *b,
+			   double bottom)
+{
+	double x = 0;
+
+	if (!svg_usable(b->value.scale, b->guide))
+		return;
+	x = svg_px(m, b->guide);
+	fprintf(f,
+		"<path d=\"M%.1f %.1fV%.1f\" stroke=\"%s\" stroke-width=\"1.5\" "
+		"stroke-dasharray=\"5 3\"/>\n",
+		x, BAR_TOP - 12, bottom, INK);
+	if (b->guide_label) {
+		fprintf(f,
+			"<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"11\" "
+			"fill=\"%s\">",
+			x, BAR_TOP - 15, INK);
+		bench_svg_text(f, b->guide_label);
+		fputs("</text>\n", f);
+	}
+}
+
+int bench_svg_bars(FILE *f, const struct bench_svg_bars *b)
+{
+	struct svg_map m = {0};
+	double lo = INFINITY, hi = -INFINITY;
+	double bottom = BAR_TOP;
+	double left = svg_bars_left(b, &bottom);
+	double right = SVG_W - BAR_RIGHT;
+	double y0 = BAR_TOP;
+	double h = 0;
+	size_t c = 0;
+
+	svg_bars_range(b, &lo, &hi);
 	/* Room at the right end for the value written after the longest bar. */
 	if (!svg_fit(&m, &b->value, lo, hi, b->value.scale == BENCH_SVG_LINEAR ? 1.25 : 3.0))
 		return -1;
@@ -685,56 +758,13 @@ int bench_svg_bars(FILE *f, const struct bench_svg_bars *b)
 		(left + right) / 2, bottom + 34, INK);
 	bench_svg_text(f, b->value.label);
 	fputs("</text>\n", f);
-
 	for (c = 0; c < b->ncategories; c++) {
-		double gh = svg_bars_group_h(b, c);
-
-		if (c)
-			fprintf(f, "<path d=\"M8 %.1fH%.1f\" stroke=\"%s\" stroke-width=\"1\"/>\n",
-				y0 - BAR_GROUP_GAP / 2, right, GRID_MINOR);
-		fprintf(
-		    f,
-		    "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" dominant-baseline=\"middle\" "
-		    "fill=\"%s\" font-weight=\"600\">",
-		    left - 8, y0 + (gh - BAR_GROUP_GAP) / 2, INK);
-		bench_svg_text(f, b->categories[c]);
-		fputs("</text>\n", f);
-		for (s = 0, k = 0; s < b->nseries; s++) {
-			const struct bench_svg_series *se = &b->series[s];
-			double v = c < se->n ? se->y[c] : NAN;
-
-			if (!svg_usable(b->value.scale, v))
-				continue;
-			svg_bar(f, &m, b, se, b->categories[c], v,
-				y0 + (double)k * (BAR_H + BAR_GAP));
-			k++;
-		}
-		if (!k)
-			fprintf(f,
-				"<text x=\"%.1f\" y=\"%.1f\" dominant-baseline=\"middle\" "
-				"font-size=\"11\" fill=\"%s\">no figure</text>\n",
-				left + 6, y0 + BAR_H / 2, INK_SOFT);
-		y0 += gh;
+		svg_bars_group(f, &m, b, c, y0);
+		y0 += svg_bars_group_h(b, c);
 	}
 	fprintf(f, "<path d=\"M%.1f %.1fV%.1f\" stroke=\"#9ca3af\" stroke-width=\"1\"/>\n", left,
 		BAR_TOP - 8, bottom);
-	if (svg_usable(b->value.scale, b->guide)) {
-		double x = svg_px(&m, b->guide);
-
-		fprintf(f,
-			"<path d=\"M%.1f %.1fV%.1f\" stroke=\"%s\" stroke-width=\"1.5\" "
-			"stroke-dasharray=\"5 3\"/>\n",
-			x, BAR_TOP - 12, bottom, INK);
-		if (b->guide_label) {
-			fprintf(
-			    f,
-			    "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"11\" "
-			    "fill=\"%s\">",
-			    x, BAR_TOP - 15, INK);
-			bench_svg_text(f, b->guide_label);
-			fputs("</text>\n", f);
-		}
-	}
+	svg_bars_guide(f, &m, b, bottom);
 	svg_legend(f, b->series, b->nseries, 40, SVG_W - 24 - 40, bottom + 42, true);
 	fputs("</svg>\n", f);
 	return 0;
