@@ -1089,6 +1089,96 @@ static int bench_run_groups(struct bench_ctx *ctx, const struct bench_group **ru
 	return failed;
 }
 
+/*
+ * The groups named in argv[first..argc), in the order named, each once, into run; all of
+ * them when none is named and nothing is loaded. Returns 0, or -1 for an unknown group.
+ */
+static int bench_select_groups(const struct bench_group **groups, size_t ngroups, int argc,
+			       char **argv, const struct bench_args *a,
+			       const struct bench_group **run, size_t *nrun)
+{
+	size_t i = 0;
+	size_t j = 0;
+
+	for (i = (size_t)a->first_arg; i < (size_t)argc; i++) {
+		const struct bench_group *g = bench_group_find(groups, ngroups, argv[i]);
+
+		if (!g) {
+			fprintf(stderr, "swtee bench: no group '%s' (swtee bench -h lists them)\n",
+				argv[i]);
+			return -1;
+		}
+		for (j = 0; j < *nrun && run[j] != g; j++)
+			;
+		if (j == *nrun)
+			run[(*nrun)++] = g;
+	}
+	if (!*nrun && !a->from) {
+		memcpy(run, groups, ngroups * sizeof(const struct bench_group *));
+		*nrun = ngroups;
+	}
+	return 0;
+}
+
+/* The run's results from --from, or this machine's facts; then the --xtest files. 0 or -1. */
+static int bench_load_inputs(const struct bench_args *a, struct bench_ctx *ctx)
+{
+	size_t i = 0;
+
+	if (a->from) {
+		if (bench_load_results(a->from, &ctx->run))
+			return -1;
+	} else {
+		bench_machine_read(&ctx->run.machine);
+		ctx->run.quick = ctx->quick;
+		ctx->run.iterations = ctx->iterations;
+	}
+	for (i = 0; i < a->nxtest; i++)
+		if (bench_load_xtest(a->xtest[i], &ctx->run))
+			return -1;
+	return 0;
+}
+
+/*
+ * Opens the TEE context (*teec_open: whether it is open) and runs the groups of
+ * run[0..n) in it. Returns how many failed, or -1 when there is no TEE or no memory.
+ */
+static int bench_run_tee(struct bench_ctx *ctx, const struct bench_group **run, size_t n,
+			 bool *teec_open)
+{
+	if (TEEC_InitializeContext(NULL, &ctx->teec) != TEEC_SUCCESS) {
+		fprintf(stderr, "swtee bench: no TEE is reachable (set SWTEE_SOCKET or run: "
+				"swtee run -- swtee bench ...)\n");
+		return -1;
+	}
+	*teec_open = true;
+	return bench_run_groups(ctx, run, n);
+}
+
+/* Prints the results (table or JSON) and writes the report if asked; how many of those failed. */
+static int bench_write_outputs(const struct bench_args *a, struct bench_ctx *ctx, int argc)
+{
+	int failed = 0;
+
+	if (a->json) {
+		bench_json_results(stdout, &ctx->run, "");
+		fputc('\n', stdout);
+	} else if (bench_print_table(stdout, &ctx->run, !a->from && a->first_arg == argc)) {
+		failed++;
+	}
+	if (fflush(stdout)) {
+		fprintf(stderr, "swtee bench: writing the results: %s\n", strerror(errno));
+		failed++;
+	}
+	if (a->report) {
+		if (bench_page_write(a->report, &ctx->run))
+			failed++;
+		else
+			fprintf(a->json ? stderr : stdout, "\nReport: %s/index.html\n", a->report);
+	}
+	return failed;
+}
+
 int swtee_bench_main(int argc, char **argv)
 {
 	struct bench_args a = {0};
@@ -1097,8 +1187,6 @@ int swtee_bench_main(int argc, char **argv)
 	const struct bench_group **run = NULL;
 	size_t ngroups = 0;
 	size_t nrun = 0;
-	size_t i = 0;
-	size_t j = 0;
 	bool teec_open = false;
 	int failed = 0;
 	int ret = 2;
@@ -1119,69 +1207,18 @@ int swtee_bench_main(int argc, char **argv)
 		ret = bench_compare_files(a.compare, argv[a.first_arg]);
 		goto out;
 	}
-
-	/* The groups named, in the order named, each once; else all of them. */
-	for (i = (size_t)a.first_arg; i < (size_t)argc; i++) {
-		const struct bench_group *g = bench_group_find(groups, ngroups, argv[i]);
-
-		if (!g) {
-			fprintf(stderr, "swtee bench: no group '%s' (swtee bench -h lists them)\n",
-				argv[i]);
-			goto out;
-		}
-		for (j = 0; j < nrun && run[j] != g; j++)
-			;
-		if (j == nrun)
-			run[nrun++] = g;
-	}
-	if (!nrun && !a.from) {
-		memcpy(run, groups, ngroups * sizeof(const struct bench_group *));
-		nrun = ngroups;
-	}
-
+	if (bench_select_groups(groups, ngroups, argc, argv, &a, run, &nrun))
+		goto out;
 	ret = 1;
-	if (a.from) {
-		if (bench_load_results(a.from, &ctx.run))
-			goto out;
-	} else {
-		bench_machine_read(&ctx.run.machine);
-		ctx.run.quick = ctx.quick;
-		ctx.run.iterations = ctx.iterations;
-	}
-	for (i = 0; i < a.nxtest; i++)
-		if (bench_load_xtest(a.xtest[i], &ctx.run))
-			goto out;
-
+	if (bench_load_inputs(&a, &ctx))
+		goto out;
 	if (!a.from) {
-		if (TEEC_InitializeContext(NULL, &ctx.teec) != TEEC_SUCCESS) {
-			fprintf(stderr,
-				"swtee bench: no TEE is reachable (set SWTEE_SOCKET or run: "
-				"swtee run -- swtee bench ...)\n");
-			goto out;
-		}
-		teec_open = true;
-		n = bench_run_groups(&ctx, run, nrun);
+		n = bench_run_tee(&ctx, run, nrun, &teec_open);
 		if (n < 0)
 			goto out;
 		failed += n;
 	}
-
-	if (a.json) {
-		bench_json_results(stdout, &ctx.run, "");
-		fputc('\n', stdout);
-	} else if (bench_print_table(stdout, &ctx.run, !a.from && a.first_arg == argc)) {
-		failed++;
-	}
-	if (fflush(stdout)) {
-		fprintf(stderr, "swtee bench: writing the results: %s\n", strerror(errno));
-		failed++;
-	}
-	if (a.report) {
-		if (bench_page_write(a.report, &ctx.run))
-			failed++;
-		else
-			fprintf(a.json ? stderr : stdout, "\nReport: %s/index.html\n", a.report);
-	}
+	failed += bench_write_outputs(&a, &ctx, argc);
 	ret = failed ? 1 : 0;
 out:
 	if (teec_open)
