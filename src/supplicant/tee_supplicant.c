@@ -246,7 +246,55 @@ static int supplicant_exit(struct supplicant *s, int rc)
 	return rc;
 }
 
-int main(int argc, char **argv)
+/* What the command line asks for besides what goes into struct supplicant. */
+struct supp_options {
+	bool daemonize;
+	int ready_fd;
+	int level;
+};
+
+/* Handles one option opt of getopt_long; -1 to go on, else the exit status. */
+static int take_option(struct supplicant *s, struct supp_options *o, int opt)
+{
+	switch (opt) {
+	case 'h':
+		usage(stdout);
+		return 0;
+	case 'd':
+		o->daemonize = true;
+		return -1;
+	case 'f':
+		s->fs_path = optarg;
+		return -1;
+	case 'l':
+		if (add_ta_dirs(s, optarg)) {
+			log_error("too many TA directories (at most %d)", MAX_TA_DIRS);
+			return 2;
+		}
+		return -1;
+	case 't':
+		log_error("-t is not supported by swtee; give the TA directory with -l");
+		return 2;
+	case 'p':
+		s->plugin_path = optarg;
+		return -1;
+	case 'r':
+		return -1;
+	case 'R':
+		o->ready_fd = atoi(optarg);
+		return -1;
+	case 'v':
+		o->level++;
+		log_init("tee-supplicant", o->level);
+		return -1;
+	default:
+		usage(stderr);
+		return 2;
+	}
+}
+
+/* Fills s and o from the command line; -1 to go on, else the exit status. */
+static int parse_options(int argc, char **argv, struct supplicant *s, struct supp_options *o)
 {
 	static const struct option opts[] = {
 	    {"help", no_argument, NULL, 'h'},
@@ -260,99 +308,103 @@ int main(int argc, char **argv)
 	    {"verbose", no_argument, NULL, 'v'},
 	    {NULL, 0, NULL, 0},
 	};
-	struct supplicant s = {.sock = -1};
-	char path[SWTEE_PATH_MAX];
-	char client[SWTEE_PATH_MAX];
-	bool daemonize = false;
-	int ready_fd = -1;
-	int level = LOG_LVL_INFO;
 	int opt = 0;
-	int rc = 0;
+	int rc = -1;
 
-	log_init("tee-supplicant", level);
-	while ((opt = getopt_long(argc, argv, "hdf:l:t:p:r:v", opts, NULL)) != -1) {
-		switch (opt) {
-		case 'h':
-			usage(stdout);
-			return supplicant_exit(&s, 0);
-		case 'd':
-			daemonize = true;
-			break;
-		case 'f':
-			s.fs_path = optarg;
-			break;
-		case 'l':
-			if (add_ta_dirs(&s, optarg)) {
-				log_error("too many TA directories (at most %d)", MAX_TA_DIRS);
-				return supplicant_exit(&s, 2);
-			}
-			break;
-		case 't':
-			log_error("-t is not supported by swtee; give the TA directory with -l");
-			return supplicant_exit(&s, 2);
-		case 'p':
-			s.plugin_path = optarg;
-			break;
-		case 'r':
-			break;
-		case 'R':
-			ready_fd = atoi(optarg);
-			break;
-		case 'v':
-			level++;
-			log_init("tee-supplicant", level);
-			break;
-		default:
-			usage(stderr);
-			return supplicant_exit(&s, 2);
-		}
-	}
+	while ((opt = getopt_long(argc, argv, "hdf:l:t:p:r:v", opts, NULL)) != -1)
+		if ((rc = take_option(s, o, opt)) >= 0)
+			return rc;
 	if (optind + 1 < argc) {
 		usage(stderr);
-		return supplicant_exit(&s, 2);
+		return 2;
 	}
-	if (!s.nta_dirs) {
+	return -1;
+}
+
+/* The default TA directory when -l gave none, the plugins, the storage dir; 0 or -1. */
+static int prepare(struct supplicant *s)
+{
+	if (!s->nta_dirs) {
 		char def[SWTEE_PATH_MAX];
 
-		if (paths_sibling("../lib/swtee/ta", def, sizeof(def)) || add_ta_dirs(&s, def))
-			return supplicant_exit(&s, 1);
+		if (paths_sibling("../lib/swtee/ta", def, sizeof(def)) || add_ta_dirs(s, def))
+			return -1;
 	}
-	if (load_plugins(&s))
-		return supplicant_exit(&s, 1);
-	if (s.fs_path && paths_mkdir_p(s.fs_path, 0700)) {
-		log_error("cannot create %s: %s", s.fs_path, strerror(errno));
-		return supplicant_exit(&s, 1);
+	if (load_plugins(s))
+		return -1;
+	if (s->fs_path && paths_mkdir_p(s->fs_path, 0700)) {
+		log_error("cannot create %s: %s", s->fs_path, strerror(errno));
+		return -1;
 	}
-	if (optind < argc) {
-		snprintf(path, sizeof(path), "%s", argv[optind]);
+	return 0;
+}
+
+/* The core's supplicant socket: arg (may be NULL), the environment's, else beside swteed's. */
+static int socket_path(const char *arg, char path[SWTEE_PATH_MAX])
+{
+	char client[SWTEE_PATH_MAX];
+
+	if (arg) {
+		snprintf(path, SWTEE_PATH_MAX, "%s", arg);
 	} else if (getenv("SWTEE_SUPPLICANT_SOCKET")) {
-		snprintf(path, sizeof(path), "%s", getenv("SWTEE_SUPPLICANT_SOCKET"));
+		snprintf(path, SWTEE_PATH_MAX, "%s", getenv("SWTEE_SUPPLICANT_SOCKET"));
 	} else if (paths_default_socket(client, sizeof(client)) ||
-		   paths_supplicant_socket(client, path, sizeof(path))) {
+		   paths_supplicant_socket(client, path, SWTEE_PATH_MAX)) {
 		log_error("socket path too long");
-		return supplicant_exit(&s, 1);
+		return -1;
 	}
-	signal(SIGPIPE, SIG_IGN);
-	s.sock = connect_core(path);
-	if (s.sock < 0) {
+	return 0;
+}
+
+/* Connects s to the core at path and greets it; 0 or -1. */
+static int reach_core(struct supplicant *s, const char *path)
+{
+	s->sock = connect_core(path);
+	if (s->sock < 0) {
 		log_error(
 		    "cannot reach swteed at %s: %s (is swteed running? try: swtee run -- CMD)",
 		    path, strerror(errno));
-		return supplicant_exit(&s, 1);
+		return -1;
 	}
-	if (hello(s.sock)) {
+	if (hello(s->sock)) {
 		log_error("swteed at %s refused this supplicant", path);
-		return supplicant_exit(&s, 1);
+		return -1;
 	}
-	if (daemonize && daemon(0, 0)) {
+	return 0;
+}
+
+/* Writes "ready" to ready_fd, if any, and closes it. */
+static void signal_ready(int ready_fd)
+{
+	if (ready_fd < 0)
+		return;
+	if (write(ready_fd, "ready\n", 6) != 6)
+		log_error("cannot signal readiness");
+	close(ready_fd);
+}
+
+/* Connects to the core and serves its requests until it closes the connection. */
+int main(int argc, char **argv)
+{
+	struct supplicant s = {.sock = -1};
+	struct supp_options o = {.ready_fd = -1, .level = LOG_LVL_INFO};
+	char path[SWTEE_PATH_MAX];
+	int rc = 0;
+
+	log_init("tee-supplicant", o.level);
+	rc = parse_options(argc, argv, &s, &o);
+	if (rc >= 0)
+		return supplicant_exit(&s, rc);
+	if (prepare(&s) || socket_path(optind < argc ? argv[optind] : NULL, path))
+		return supplicant_exit(&s, 1);
+	signal(SIGPIPE, SIG_IGN);
+	if (reach_core(&s, path))
+		return supplicant_exit(&s, 1);
+	if (o.daemonize && daemon(0, 0)) {
 		log_error("cannot daemonize: %s", strerror(errno));
 		return supplicant_exit(&s, 1);
 	}
-	if (ready_fd >= 0) {
-		if (write(ready_fd, "ready\n", 6) != 6)
-			log_error("cannot signal readiness");
-		close(ready_fd);
-	}
+	signal_ready(o.ready_fd);
 	if (s.fs_path)
 		ree_fs_init(s.fs_path);
 	rc = serve(&s);
