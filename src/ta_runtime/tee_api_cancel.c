@@ -87,21 +87,26 @@ bool TEE_MaskCancellation(void)
 	return was;
 }
 
-static int64_t now_ms(void)
+#define NS_PER_MS INT64_C(1000000)
+#define NS_PER_S INT64_C(1000000000)
+
+static int64_t now_ns(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	return (int64_t)ts.tv_sec * NS_PER_S + ts.tv_nsec;
 }
 
+/* The whole timeout, to the nanosecond: never a rounded-down millisecond less. */
 TEE_Result TEE_Wait(uint32_t timeout)
 {
 	const struct rt_session *s = rt.current;
-	int64_t deadline = timeout == TEE_TIMEOUT_INFINITE ? INT64_MAX : now_ms() + timeout;
+	int64_t deadline =
+	    timeout == TEE_TIMEOUT_INFINITE ? INT64_MAX : now_ns() + (int64_t)timeout * NS_PER_MS;
 
 	for (;;) {
-		int64_t left = deadline - now_ms();
+		int64_t left = deadline - now_ns();
 		struct timespec ts = {.tv_sec = 0};
 		uint32_t seen = 0;
 
@@ -109,10 +114,10 @@ TEE_Result TEE_Wait(uint32_t timeout)
 			return TEE_ERROR_CANCEL;
 		if (left <= 0)
 			return TEE_SUCCESS;
-		if (left > 1000)
-			left = 1000; /* re-check now and then even without a wake */
-		ts.tv_sec = left / 1000;
-		ts.tv_nsec = (long)(left % 1000) * 1000000;
+		if (left > NS_PER_S)
+			left = NS_PER_S; /* re-check now and then even without a wake */
+		ts.tv_sec = left / NS_PER_S;
+		ts.tv_nsec = (long)(left % NS_PER_S);
 		if (s && s->ctl) {
 			seen = atomic_load((_Atomic uint32_t *)&s->ctl->cancel_serial);
 			if (!s->cancel_masked && seen == s->serial && seen)
