@@ -71,20 +71,42 @@ static pid_t core_pid(void)
 	return cred.pid;
 }
 
-/*
- * The newest instance process of this test's core (a child of its zygote)
- * that maps the image of uuid; -1 when there is none.
- */
-static pid_t ta_pid(const TEEC_UUID *u)
+/* Room for the instance processes of one TA that a case may see at once. */
+#define MAX_INSTANCES 64
+
+/* Whether pid is one of this test's core's instance processes (a child of its zygote). */
+static bool is_instance(pid_t pid, pid_t core)
 {
-	char name[40];
 	char path[64];
 	char comm[32];
+	long parent = 0;
+	bool ok = false;
+	FILE *f = NULL;
+
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	ok = fgets(comm, sizeof(comm), f) && !strcmp(comm, "swtee-ta\n");
+	fclose(f);
+	if (!ok)
+		return false;
+	parent = proc_status_field(pid, "PPid");
+	return parent > 0 && proc_status_field((pid_t)parent, "PPid") == core;
+}
+
+/*
+ * The instance processes of this test's core that map the image of uuid:
+ * at most max of them into pids; their number, or -1 when /proc or the
+ * core cannot be read.
+ */
+static long ta_pids(const TEEC_UUID *u, pid_t *pids, size_t max)
+{
+	char name[40];
 	pid_t core = core_pid();
-	pid_t best = -1;
 	struct dirent *e = NULL;
 	DIR *d = opendir("/proc");
-	FILE *f = NULL;
+	long n = -1;
 
 	snprintf(name, sizeof(name), "%08x-%04x-%04x-%02x%02x-%02x%02x%02x%02x%02x%02x", u->timeLow,
 		 u->timeMid, u->timeHiAndVersion, u->clockSeqAndNode[0], u->clockSeqAndNode[1],
@@ -92,31 +114,56 @@ static pid_t ta_pid(const TEEC_UUID *u)
 		 u->clockSeqAndNode[5], u->clockSeqAndNode[6], u->clockSeqAndNode[7]);
 	if (!d || core <= 0)
 		goto out;
+	n = 0;
 	while ((e = readdir(d)) != NULL) {
 		pid_t pid = (pid_t)strtol(e->d_name, NULL, 10);
-		long parent = 0;
 
-		if (pid <= 0)
-			continue;
-		snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
-		f = fopen(path, "re");
-		if (!f)
-			continue;
-		if (!fgets(comm, sizeof(comm), f) || strcmp(comm, "swtee-ta\n")) {
-			fclose(f);
-			continue;
-		}
-		fclose(f);
-		parent = proc_status_field(pid, "PPid");
-		if (parent <= 0 || proc_status_field((pid_t)parent, "PPid") != core)
-			continue;
-		if (maps_count(pid, name) > 0 && pid > best)
-			best = pid;
+		if (pid > 0 && is_instance(pid, core) && maps_count(pid, name) > 0 &&
+		    (size_t)n < max)
+			pids[n++] = pid;
 	}
 out:
 	if (d)
 		closedir(d);
-	return best;
+	return n;
+}
+
+/*
+ * Opens a session to uuid in s and finds the instance process serving it:
+ * the one process of uuid that was not there before the open, or the only
+ * one when the instance was already running (a keep-alive TA). Process ids
+ * wrap around, so "the newest" cannot be told by the largest id. *ta is -1
+ * when the process cannot be told apart (and is logged as a skip).
+ */
+static TEEC_Result open_with_pid(TEEC_Session *s, const TEEC_UUID *u, pid_t *ta)
+{
+	pid_t before[MAX_INSTANCES];
+	pid_t after[MAX_INSTANCES];
+	long nbefore = ta_pids(u, before, MAX_INSTANCES);
+	long nafter = 0;
+	long fresh = 0;
+	uint32_t orig = 0;
+	TEEC_Result res = xtest_teec_open_session(s, u, NULL, &orig);
+
+	*ta = -1;
+	if (res != TEEC_SUCCESS || nbefore < 0)
+		return res;
+	nafter = ta_pids(u, after, MAX_INSTANCES);
+	for (long i = 0; i < nafter; i++) {
+		bool seen = false;
+
+		for (long j = 0; j < nbefore && !seen; j++)
+			seen = after[i] == before[j];
+		if (!seen) {
+			*ta = after[i];
+			fresh++;
+		}
+	}
+	if (fresh > 1)
+		*ta = -1;
+	else if (fresh == 0 && nafter == 1)
+		*ta = after[0];
+	return res;
 }
 
 /* Invokes cmd with shm whole as param 0 and a value as param 1 (some TAs ignore both). */
@@ -265,7 +312,6 @@ static long fd_count_of(pid_t pid, const char *unused)
 static void shm_outstanding(ADBG_Case_t *c)
 {
 	TEEC_Session keep = {0};
-	uint32_t orig = 0;
 	pid_t core = core_pid();
 	pid_t ta = -1;
 	pid_t child = -1;
@@ -275,10 +321,8 @@ static void shm_outstanding(ADBG_Case_t *c)
 	char ok = 0;
 
 	Do_ADBG_BeginSubCase(c, "A client that dies with shared memory outstanding leaves nothing");
-	if (!ADBG_EXPECT_TEEC_SUCCESS(c,
-				      xtest_teec_open_session(&keep, &keepalive_uuid, NULL, &orig)))
+	if (!ADBG_EXPECT_TEEC_SUCCESS(c, open_with_pid(&keep, &keepalive_uuid, &ta)))
 		goto end;
-	ta = ta_pid(&keepalive_uuid);
 	if (ta <= 0 || fd_count(ta) < 0) {
 		Do_ADBG_Log("    skipped: the instance's /proc entries cannot be read");
 		goto close;
@@ -324,12 +368,10 @@ end:
 static void xtest_tee_test_1090(ADBG_Case_t *c)
 {
 	TEEC_Session s = {0};
-	uint32_t orig = 0;
 	pid_t ta = -1;
 
-	if (!ADBG_EXPECT_TEEC_SUCCESS(c, xtest_teec_open_session(&s, &basic_uuid, NULL, &orig)))
+	if (!ADBG_EXPECT_TEEC_SUCCESS(c, open_with_pid(&s, &basic_uuid, &ta)))
 		return;
-	ta = ta_pid(&basic_uuid);
 	if (ta > 0 && maps_count(ta, "") >= 0) {
 		shm_once(c, &s, ta);
 		shm_pool(c, &s);
