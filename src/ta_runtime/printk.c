@@ -10,7 +10,6 @@
  * conversion is handed to snprintf with the one argument its length
  * modifier and conversion name, so the C library does all the formatting.
  */
-#include <inttypes.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -23,6 +22,8 @@
 #include <printk.h>
 #include <tee_api_types.h>
 
+#include "uuid.h"
+
 /*
  * Every format handed to snprintf here is one conversion of the caller's
  * format, whose argument is taken with the type that conversion names: the
@@ -32,7 +33,6 @@
 
 /* Room for "%", flags, two numbers, a length modifier, a conversion. */
 #define SPEC_MAX 64
-#define UUID_TEXT_LEN 36
 
 /* Output so far: str (size bytes, may be NULL with size 0) and the full length. */
 struct out {
@@ -119,7 +119,17 @@ static const char *spec_parse(const char *p, struct spec *s, va_list *ap)
 	while (*p && strchr("-+ #0'I", *p))
 		spec_put(s, *p++);
 	spec_count(s, &p, ap);
-	if (*p == '.') {
+	if (*p == '.' && p[1] == '*') {
+		int prec = va_arg(*ap, int);
+
+		/* A negative precision is taken as if it were left out (C11 7.21.6.1). */
+		if (prec >= 0) {
+			s->precision = true;
+			spec_put(s, '.');
+			spec_number(s, prec);
+		}
+		p += 2;
+	} else if (*p == '.') {
 		s->precision = true;
 		spec_put(s, *p++);
 		spec_count(s, &p, ap);
@@ -134,26 +144,20 @@ static const char *spec_parse(const char *p, struct spec *s, va_list *ap)
 	return p;
 }
 
-/* TEE_UUID u as OP-TEE's %pUl prints it. */
-static void uuid_text(const TEE_UUID *u, char text[UUID_TEXT_LEN + 1])
-{
-	const uint8_t *c = u->clockSeqAndNode;
-
-	snprintf(text, UUID_TEXT_LEN + 1,
-		 "%08" PRIx32 "-%04" PRIx16 "-%04" PRIx16 "-%02x%02x-%02x%02x%02x%02x%02x%02x",
-		 u->timeLow, u->timeMid, u->timeHiAndVersion, c[0], c[1], c[2], c[3], c[4], c[5],
-		 c[6], c[7]);
-}
-
 /* A %pUl: s (ending in 'p') formats the UUID's text as a %s would. */
 static int put_uuid(struct out *o, struct spec *s, const TEE_UUID *u)
 {
-	char text[UUID_TEXT_LEN + 1] = "(null)";
+	char text[SWTEE_UUID_STR_LEN] = "(null)";
 	size_t room = 0;
 	char *at = out_at(o, &room);
 
-	if (u)
-		uuid_text(u, text);
+	if (u) {
+		struct swtee_uuid b;
+
+		uuid_from_fields(&b, u->timeLow, u->timeMid, u->timeHiAndVersion,
+				 u->clockSeqAndNode);
+		uuid_format(&b, text);
+	}
 	s->text[s->n - 1] = 's';
 	return out_add(o, snprintf(at, room, s->text, text));
 }
@@ -251,7 +255,7 @@ static int put_one(struct out *o, struct spec *s, const char **fmt, va_list *ap)
 	case 'n':
 		put_count(o, s, ap);
 		return 0;
-	default: /* no argument (%m), or not a conversion: as written */
+	default: /* not a conversion C defines (glibc's %m among them): as written */
 		out_text(o, s->text, s->n);
 		return 0;
 	}

@@ -331,6 +331,9 @@ static TEE_Result check_snprintk_uuid(void)
 	CHECK(snprintk(small, sizeof(small), "%pUl", (const void *)&u) == 36 &&
 	      !strcmp(small, "0123abcd"));
 	CHECK(snprintk(NULL, 0, "%pUl%%%c", (const void *)&u, 'x') == 38);
+	/* A '*' precision: a negative one counts as none, as in C. */
+	CHECK(snprintk(out, sizeof(out), "%.*s|%.*s|%.*d", 2, "abc", -1, "abc", -3, 7) == 8 &&
+	      !strcmp(out, "ab|abc|7"));
 	/* Without the "Ul", a %p is the C library's. */
 	CHECK(snprintk(out, sizeof(out), "%pU", (void *)0x10) == 5 && !strcmp(out, "0x10U"));
 	return TEE_SUCCESS;
