@@ -17,7 +17,9 @@
 # reuses them). VM_HMAC_KERNELS="on off" (the default) chooses the kernels;
 # VM_HMAC_IMAGE_on=PATH or VM_HMAC_IMAGE_off=PATH boots a given bzImage
 # instead of building that one (its HMAC setting is the caller's word).
-# Not in `make test`: `make bench-vm-hmac`.
+# Not in `make test`: `make bench-vm-hmac`, or `swtee bench tpm --guest`
+# (which sets VM_HMAC_SWTEE and VM_HMAC_WORK, and reads results.tsv).
+# Exits 77, the reason in WORK/why, when it cannot run on this machine.
 # usage: vm_hmac_bench.sh BUILD_DIR [RUNS]
 set -eu
 self=$(cd "$(dirname "$0")" && pwd)/$(basename "$0")
@@ -95,8 +97,17 @@ if [ "$1" = --loop ]; then
 fi
 build=$(cd "$1" && pwd)
 runs=${2:-20}
-swtee=$build/bin/swtee
-work=$build/vm-hmac
+# swtee bench tpm --guest names its swtee and its work directory.
+swtee=${VM_HMAC_SWTEE:-$build/bin/swtee}
+work=${VM_HMAC_WORK:-$build/vm-hmac}
+mkdir -p "$work"
+rm -f "$work/why"
+# Cannot run here: why, on stderr and in $work/why, and exit 77.
+cannot() {
+	echo "$1" >"$work/why"
+	echo "$1" >&2
+	exit 77
+}
 tarball=/usr/src/linux-source-6.12.tar.xz
 packages="qemu-system-x86 busybox-static cpio linux-source-6.12 bc bison flex libelf-dev xz-utils"
 missing=""
@@ -107,14 +118,12 @@ if [ -n "$missing" ]; then
 	if [ "$(id -u)" = 0 ]; then
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing
 	else
-		echo "needs:$missing; install them with: sudo apt-get install -y$missing" >&2
-		exit 1
+		cannot "needs:$missing; install them with: sudo apt-get install -y$missing"
 	fi
 fi
 for need in qemu-system-x86_64 tpm2 swtpm gcc make; do
-	command -v $need >/dev/null || { echo "FAIL: no $need" >&2; exit 1; }
+	command -v $need >/dev/null || cannot "needs $need on the PATH"
 done
-mkdir -p "$work"
 
 # The kernels: one source tree, one O= directory each; rebuilt only when the
 # fragment or the source changed.

@@ -37,6 +37,7 @@ struct bench_ctx {
 	TEEC_Context teec;
 	size_t iterations; /* 0: each group's default */
 	bool quick;
+	bool guest; /* --guest: the tpm group also boots QEMU guests on the fTPM */
 	const struct bench_group *group;
 	size_t group_run; /* index of the running group's record in run.groups */
 	struct bench_run run;
@@ -104,6 +105,11 @@ size_t bench_iterations(const struct bench_ctx *ctx, size_t def)
 bool bench_quick(const struct bench_ctx *ctx)
 {
 	return ctx->quick;
+}
+
+bool bench_guest(const struct bench_ctx *ctx)
+{
+	return ctx->guest;
 }
 
 const struct bench_result *bench_result_find(const struct bench_result *const *r, size_t n,
@@ -897,7 +903,7 @@ static void bench_usage(FILE *f)
 
 	fprintf(f,
 		"usage: swtee bench [GROUP...] [--json] [--iterations N] [--quick]\n"
-		"                   [--report DIR] [--xtest FILE]...\n"
+		"                   [--report DIR] [--xtest FILE]... [--guest]\n"
 		"       swtee bench --from RESULTS.json [--report DIR] [--xtest FILE]...\n"
 		"       swtee bench --compare A.json B.json\n"
 		"  Measures the TEE against native baselines timed in the same run and\n"
@@ -911,6 +917,8 @@ static void bench_usage(FILE *f)
 		"  --report DIR    also write a report: DIR/index.html, DIR/results.json and\n"
 		"                  the plots in DIR/plots (docs/benchmarks.md, \"Reports\")\n"
 		"  --xtest FILE    add the results of 'xtest --json FILE' to the report\n"
+		"  --guest         the tpm group also boots QEMU guests on the fTPM and on\n"
+		"                  swtpm, kernel TPM HMAC sessions on and off (docs/tpm.md)\n"
 		"  --from FILE     no run: the results of a results.json or --json output\n"
 		"  --compare A B   what got faster or slower from run A to run B (results.json\n"
 		"                  or --json outputs); changes inside the noise band are 'same'\n"
@@ -969,8 +977,9 @@ static int bench_parse(int argc, char **argv, struct bench_args *a, struct bench
 	    {"xtest", required_argument, NULL, 'x'},
 	    {"from", required_argument, NULL, 'f'},
 	    {"compare", required_argument, NULL, 'c'},
+	    {"guest", no_argument, NULL, 'g'}, /* bench_tpm_guest.c */
 	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
+	    {0},
 	};
 	int opt = 0;
 
@@ -1010,6 +1019,9 @@ static int bench_parse(int argc, char **argv, struct bench_args *a, struct bench
 		case 'c':
 			a->compare = optarg;
 			break;
+		case 'g':
+			ctx->guest = true;
+			break;
 		case 'h':
 			bench_usage(stdout);
 			return 0;
@@ -1028,6 +1040,11 @@ static int bench_parse(int argc, char **argv, struct bench_args *a, struct bench
 	if (a->compare && (argc - optind != 1 || a->from || a->report || a->json)) {
 		fprintf(stderr, "swtee bench: --compare takes two files and no other option: "
 				"swtee bench --compare A.json B.json\n");
+		return 2;
+	}
+	if (a->from && ctx->guest) {
+		fprintf(stderr, "swtee bench: --guest runs the guest experiment; --from runs "
+				"nothing\n");
 		return 2;
 	}
 	if (a->from && argc > optind) {

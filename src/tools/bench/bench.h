@@ -48,7 +48,7 @@
 
 /*
  * swtee bench [GROUP...] [--json] [--iterations N] [--quick] [--report DIR]
- *	       [--xtest FILE]... | --compare A.json B.json: the subcommand.
+ *	       [--xtest FILE]... [--guest] | --compare A.json B.json: the subcommand.
  */
 int swtee_bench_main(int argc, char **argv);
 
@@ -175,6 +175,9 @@ size_t bench_iterations(const struct bench_ctx *ctx, size_t def);
  * also leave out its longest cases then.
  */
 bool bench_quick(const struct bench_ctx *ctx);
+
+/* Whether --guest was given (the tpm group's guest experiment, bench_tpm_guest.c). */
+bool bench_guest(const struct bench_ctx *ctx);
 
 /*
  * Reports that the running group cannot run here, and why (a printf

@@ -1207,6 +1207,20 @@ out:
 	return ret;
 }
 
+/*
+ * Whether plot spec draws the tpm group's case named name in unit: the
+ * "guest" plot the guests' times (swtee bench tpm --guest), the other every
+ * case through ESYS.
+ */
+static bool plot_tpm_draws(const struct plot_spec *spec, const char *name, const char *unit)
+{
+	bool guest = !strncmp(name, "guest_", 6);
+
+	if (spec->name && !strcmp(spec->name, "guest"))
+		return guest && !strcmp(unit, "s");
+	return !guest;
+}
+
 /* The tpm group's cases: the fTPM, swtpm in the same run, and published timings. */
 static int plot_tpm(const struct plot_spec *spec, const struct bench_run *run,
 		    struct bench_plots *out, char *why, size_t whylen)
@@ -1228,9 +1242,10 @@ static int plot_tpm(const struct plot_spec *spec, const struct bench_run *run,
 	for (i = 0; i < run->nentries; i++) {
 		const struct bench_entry *e = &run->entries[i];
 
-		if (strcmp(e->group, "tpm") != 0)
+		if (strcmp(e->group, "tpm") != 0 || !plot_tpm_draws(spec, e->r.name, e->r.unit))
 			continue;
-		t = plot_time_scale(e->r.unit);
+		/* in the unit of the spec's axis */
+		t = plot_time_scale(e->r.unit) / plot_time_scale(spec->y.unit);
 		if (e->r.skipped || !t || !isfinite(e->r.value)) {
 			if (e->r.skipped && !skipped)
 				skipped = e->r.skip_reason;
@@ -1238,11 +1253,11 @@ static int plot_tpm(const struct plot_spec *spec, const struct bench_run *run,
 		}
 		cat = plot_bar_category(b, e->r.name);
 		s = plot_bar_series(b, "fTPM (swtee)", plot_swtee_bar);
-		plot_bar_set(b, s, cat, e->r.value * t / 1e3);
+		plot_bar_set(b, s, cat, e->r.value * t);
 		if (e->r.has_baseline) {
 			bench_text(label, sizeof(label), "%s (same run)", e->r.baseline_name);
 			s = plot_bar_series(b, label, plot_baseline_bar);
-			plot_bar_set(b, s, cat, e->r.baseline_value * t / 1e3);
+			plot_bar_set(b, s, cat, e->r.baseline_value * t);
 		}
 		for (k = 0; k < bench_seed_tpm.n; k++) {
 			const struct bench_seed *sd = &bench_seed_tpm.rows[k];
@@ -1251,14 +1266,16 @@ static int plot_tpm(const struct plot_spec *spec, const struct bench_run *run,
 				continue;
 			bench_text(label, sizeof(label), "%s (other hardware)", sd->label);
 			s = plot_bar_series(b, label, plot_other_style(b->n, BENCH_SVG_MARK_NONE));
-			plot_bar_set(b, s, cat, sd->y[0] * sd->scale / 1e3);
+			plot_bar_set(b, s, cat,
+				     sd->y[0] * sd->scale / plot_time_scale(spec->y.unit));
 		}
 	}
 	if (!b->ncat) {
 		/* No note when the group did not run at all. */
 		if (skipped)
-			bench_text(why, whylen, "No TPM plot: the tpm group was skipped: %s.",
-				   skipped);
+			bench_text(why, whylen, "No TPM %splot: %s was skipped: %s.",
+				   spec->name ? "guest " : "",
+				   spec->name ? "the guest experiment" : "the tpm group", skipped);
 		ret = 0;
 		goto out;
 	}
@@ -1337,6 +1354,18 @@ static const struct plot_spec plot_specs[] = {
 		   "beside published timings of hardware TPMs and of swtpm elsewhere (open, "
 		   "dashed: other hardware and other methods, for context).",
 	.y = PLOT_AXIS_LOG("time per operation (ms, log)", "ms"),
+	.draw = plot_tpm,
+    },
+    {
+	.kind = "tpm",
+	.name = "guest",
+	.section = "tpm",
+	.title = "tpm: a QEMU guest's tpm2-tools on the fTPM and on swtpm",
+	.caption = "The guest's own time of each step (median of its boots; swtee bench tpm "
+		   "--guest), kernel TPM HMAC sessions on and off, the guest on the fTPM and on "
+		   "swtpm in the same run, beside the published times on an arm64 board with an "
+		   "SPI TPM (other hardware, and no emulation: context only).",
+	.y = PLOT_AXIS_LOG("guest time (s, log)", "s"),
 	.draw = plot_tpm,
     },
 };

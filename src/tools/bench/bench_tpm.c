@@ -48,6 +48,7 @@
 
 #include "bench.h"
 #include "bench_text.h"
+#include "bench_tpm_guest.h"
 #include "paths.h"
 
 #if __has_include(<tss2/tss2_esys.h>) && __has_include(<tss2/tss2_tctildr.h>)
@@ -133,6 +134,7 @@ static void tpm_table(FILE *f, const struct bench_result *const *r, size_t n)
 		   "the mean over a sequence of templates); ratio is the fTPM's over swtpm's.\n"
 		   "Hardware figures are whole operations on discrete TPMs as published\n"
 		   "(docs/tpm.md), for scale, not measured here.\n");
+	bench_tpm_guest_table(f, r, n);
 }
 
 #ifdef BENCH_TPM_TSS
@@ -543,7 +545,7 @@ static void tpm_rmdir(const char *dir)
 	rmdir(dir);
 }
 
-static int bench_tpm_run(struct bench_ctx *ctx)
+static int tpm_run_cases(struct bench_ctx *ctx)
 {
 	struct tpm_side ftpm = {.name = "fTPM", .pid = -1};
 	struct tpm_side swtpm = {.name = "swtpm", .pid = -1};
@@ -610,12 +612,22 @@ out:
 
 #else /* !BENCH_TPM_TSS */
 
-static int bench_tpm_run(struct bench_ctx *ctx)
+static int tpm_run_cases(struct bench_ctx *ctx)
 {
 	return tpm_skip_all(ctx, 0, "swtee was built without libtss2-dev's headers");
 }
 
 #endif
+
+/* The cases through ESYS; then, with --guest, the guests' (bench_tpm_guest.c). */
+static int bench_tpm_run(struct bench_ctx *ctx)
+{
+	int ret = tpm_run_cases(ctx);
+
+	if (bench_guest(ctx) && bench_tpm_guest(ctx))
+		ret = -1;
+	return ret;
+}
 
 static const struct bench_group bench_tpm_group = {
     .name = "tpm",
