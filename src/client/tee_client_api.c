@@ -789,7 +789,6 @@ err:
 	return NULL;
 }
 
-/* Asks the core for a socket to an instance of uuid; returns it in *sock. */
 /* What a closed connection still holds: the core's MSG_CORE_REFUSED, if it sent one. */
 static ssize_t recv_refusal(int fd, uint8_t *in, size_t cap, struct msg_fds *fds)
 {
@@ -801,23 +800,99 @@ static ssize_t recv_refusal(int fd, uint8_t *in, size_t cap, struct msg_fds *fds
 	return msg_recv(fd, in, cap, fds);
 }
 
+/* An answer of the core: its type, and the rest to read in r. */
+struct core_answer {
+	uint8_t in[64];
+	struct msg_fds fds;
+	struct buf_reader r;
+	uint32_t type;
+};
+
+/*
+ * One request to the core and its answer into a. Returns 0; the core's
+ * reason (origin TEE) when it refused the connection instead; or
+ * TEEC_ERROR_COMMUNICATION when no answer came.
+ */
+static TEEC_Result core_call(TEEC_Context *ctx, const struct buf_writer *w, struct core_answer *a,
+			     uint32_t *origin)
+{
+	struct buf_reader refusal;
+	uint32_t res = 0;
+	ssize_t n = 0;
+
+	pthread_mutex_lock(ctx_lock(ctx));
+	/* A core that refused the connection has closed it: its reason may wait unread. */
+	if (msg_send(ctx->imp.fd, w->p, buf_written(w), NULL, 0))
+		n = recv_refusal(ctx->imp.fd, a->in, sizeof(a->in), &a->fds);
+	else
+		n = msg_recv(ctx->imp.fd, a->in, sizeof(a->in), &a->fds);
+	/* Closed with our request unread: the kernel reports the reset before the reason. */
+	if (n == -ECONNRESET)
+		n = recv_refusal(ctx->imp.fd, a->in, sizeof(a->in), &a->fds);
+	pthread_mutex_unlock(ctx_lock(ctx));
+	if (n <= 0)
+		return TEEC_ERROR_COMMUNICATION;
+	buf_reader_init(&a->r, a->in, (size_t)n);
+	buf_get_u32(&a->r, &a->type);
+	refusal = a->r;
+	if (a->type != MSG_CORE_REFUSED || !buf_get_u32(&refusal, &res) || !buf_done(&refusal) ||
+	    a->fds.n || res == TEEC_SUCCESS)
+		return TEEC_SUCCESS;
+	if (may_log())
+		fprintf(stderr, "libteec: the TEE refused this connection (0x%08x): %s\n", res,
+			res == TEEC_ERROR_BUSY ? "too many connections (see the TEE's log)"
+					       : "out of memory");
+	*origin = TEEC_ORIGIN_TEE;
+	return res;
+}
+
+/* The connection's nonce into nonce (MSG_CORE_NONCE), for a login by executable. */
+static TEEC_Result core_nonce(TEEC_Context *ctx, uint8_t nonce[PROTO_NONCE_SIZE], uint32_t *origin)
+{
+	struct core_answer a;
+	uint8_t out[8];
+	struct buf_writer w;
+	TEEC_Result res = 0;
+
+	buf_writer_init(&w, out, sizeof(out));
+	buf_put_u32(&w, MSG_CORE_NONCE);
+	res = core_call(ctx, &w, &a, origin);
+	if (res)
+		return res;
+	buf_get_bytes(&a.r, nonce, PROTO_NONCE_SIZE);
+	if (a.type != MSG_CORE_NONCE_RSP || !buf_done(&a.r) || a.fds.n) {
+		msg_fds_close(&a.fds);
+		return TEEC_ERROR_COMMUNICATION;
+	}
+	return TEEC_SUCCESS;
+}
+
+static bool login_names_executable(uint32_t login)
+{
+	return login == TEEC_LOGIN_APPLICATION || login == TEEC_LOGIN_USER_APPLICATION ||
+	       login == TEEC_LOGIN_GROUP_APPLICATION;
+}
+
+/* Asks the core for a socket to an instance of uuid; returns it in *sock. */
 static TEEC_Result core_open(TEEC_Context *ctx, const TEEC_UUID *uuid, uint32_t login, uint32_t gid,
 			     int *sock, uint32_t *origin)
 {
 	struct swtee_uuid u = {{0}};
+	uint8_t nonce[PROTO_NONCE_SIZE] = {0};
+	struct core_answer a;
 	uint8_t out[64];
-	uint8_t in[64];
 	struct buf_writer w;
-	struct buf_reader r;
-	struct msg_fds fds;
-	uint32_t type = 0;
 	uint32_t res = 0;
 	uint32_t org = 0;
 	uint32_t sid = 0;
-	ssize_t n = 0;
 
 	*sock = -1;
 	*origin = TEEC_ORIGIN_COMMS;
+	if (login_names_executable(login)) {
+		res = core_nonce(ctx, nonce, origin);
+		if (res)
+			return res;
+	}
 	uuid_from_fields(&u, uuid->timeLow, uuid->timeMid, uuid->timeHiAndVersion,
 			 uuid->clockSeqAndNode);
 	buf_writer_init(&w, out, sizeof(out));
@@ -825,41 +900,21 @@ static TEEC_Result core_open(TEEC_Context *ctx, const TEEC_UUID *uuid, uint32_t 
 	buf_put_bytes(&w, u.b, sizeof(u.b));
 	buf_put_u32(&w, login);
 	buf_put_u32(&w, gid);
-
-	pthread_mutex_lock(ctx_lock(ctx));
-	/* A core that refused the connection has closed it: its reason may wait unread. */
-	if (msg_send(ctx->imp.fd, out, buf_written(&w), NULL, 0))
-		n = recv_refusal(ctx->imp.fd, in, sizeof(in), &fds);
-	else
-		n = msg_recv(ctx->imp.fd, in, sizeof(in), &fds);
-	/* Closed with our request unread: the kernel reports the reset before the reason. */
-	if (n == -ECONNRESET)
-		n = recv_refusal(ctx->imp.fd, in, sizeof(in), &fds);
-	pthread_mutex_unlock(ctx_lock(ctx));
-	if (n <= 0)
-		return TEEC_ERROR_COMMUNICATION;
-	buf_reader_init(&r, in, (size_t)n);
-	buf_get_u32(&r, &type);
-	buf_get_u32(&r, &res);
-	if (type == MSG_CORE_REFUSED && buf_done(&r) && !fds.n && res != TEEC_SUCCESS) {
-		*origin = TEEC_ORIGIN_TEE;
-		if (may_log())
-			fprintf(stderr, "libteec: the TEE refused this connection (0x%08x): %s\n",
-				res,
-				res == TEEC_ERROR_BUSY ? "too many connections (see the TEE's log)"
-						       : "out of memory");
+	buf_put_bytes(&w, nonce, sizeof(nonce));
+	res = core_call(ctx, &w, &a, origin);
+	if (res)
 		return res;
-	}
-	buf_get_u32(&r, &org);
-	buf_get_u32(&r, &sid);
-	if (!buf_done(&r) || type != MSG_CORE_OPEN_RSP || (res == TEEC_SUCCESS && fds.n != 1) ||
-	    (res != TEEC_SUCCESS && fds.n)) {
-		msg_fds_close(&fds);
+	buf_get_u32(&a.r, &res);
+	buf_get_u32(&a.r, &org);
+	buf_get_u32(&a.r, &sid);
+	if (!buf_done(&a.r) || a.type != MSG_CORE_OPEN_RSP ||
+	    (res == TEEC_SUCCESS && a.fds.n != 1) || (res != TEEC_SUCCESS && a.fds.n)) {
+		msg_fds_close(&a.fds);
 		return TEEC_ERROR_COMMUNICATION;
 	}
 	*origin = org;
 	if (res == TEEC_SUCCESS)
-		*sock = msg_fds_take(&fds, 0);
+		*sock = msg_fds_take(&a.fds, 0);
 	return res;
 }
 

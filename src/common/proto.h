@@ -32,11 +32,19 @@
 #define PROTO_NUM_PARAMS 4
 
 /* client -> core */
-#define MSG_CORE_OPEN 0x0101   /* uuid[16] login:u32 gid:u32 */
+#define MSG_CORE_OPEN 0x0101   /* uuid[16] login:u32 gid:u32 nonce[16] */
 #define MSG_CORE_STATUS 0x0102 /* (none) */
+/*
+ * The connection's nonce, which an open by executable (APPLICATION logins)
+ * carries, zeros for others: proof that the open was written after the core
+ * read who connected.
+ */
+#define MSG_CORE_NONCE 0x0103 /* (none) */
+#define PROTO_NONCE_SIZE 16
 /* core -> client */
 #define MSG_CORE_OPEN_RSP 0x0181   /* result:u32 origin:u32 session:u32 [fd: session socket] */
 #define MSG_CORE_STATUS_RSP 0x0182 /* instances:u32 sessions:u32 spares:u32 supplicant:u32 */
+#define MSG_CORE_NONCE_RSP 0x0184  /* nonce[16] */
 /* Sent in place of any answer, then the connection closes: the core will not serve it. */
 #define MSG_CORE_REFUSED 0x0183 /* result:u32 */
 

@@ -1,12 +1,15 @@
 /*
  * Client connections. A client (libteec) connects, the kernel tells the core
  * who it is (SO_PEERCRED), and the only thing it may ask the core for is a
- * session, plus a status read. Garbage ends that client's connection only.
+ * session, plus a status read and the connection's nonce (for a login by
+ * executable). Garbage ends that client's connection only.
  */
 #include <errno.h>
+#include <openssl/crypto.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -139,21 +142,46 @@ static bool login_names_executable(uint32_t login)
 
 /*
  * An identity that names the executable is the one of the process that
- * asks, read now, and must be what the connecting process ran when the core
- * accepted it: a program that connects, then forks and execs another, gets
- * neither program's identity.
+ * asks, and must be what the connecting process ran when the core accepted
+ * it and read its identity. The request carries the nonce the core sent
+ * after that read, so it was written after it; the process that sent it
+ * runs the same executable now, in the same layout (so it has not exec'd
+ * since: a child forked after the connecting process's last exec shares its
+ * layout, any exec makes a new one). A program that connects, then forks
+ * and execs another, gets neither program's identity, whichever of the two
+ * sends the open and whenever either execs.
  */
 static bool executable_unchanged(const struct client *cl, pid_t sender)
 {
 	char now[sizeof(cl->facts.exe)];
+	uint64_t layout[CLIENT_LAYOUT_FIELDS];
 
-	if (!cl->facts.exe_ok || sender <= 0 || !identity_exe(sender, now, sizeof(now)))
+	if (!cl->facts.exe_ok || !cl->facts.layout_ok || sender <= 0 ||
+	    !identity_exe(sender, now, sizeof(now)) || !identity_layout(sender, layout))
 		return false;
-	if (!strcmp(now, cl->facts.exe))
+	if (strcmp(now, cl->facts.exe) != 0) {
+		log_info("client pid %d (connected as pid %d): its executable is %s, not %s as "
+			 "when it connected; login by executable refused",
+			 (int)sender, (int)cl->cred.pid, now, cl->facts.exe);
+		return false;
+	}
+	if (memcmp(layout, cl->facts.layout, sizeof(layout)) != 0) {
+		log_info("client pid %d (connected as pid %d) has run a new program since it "
+			 "connected (its memory layout changed); login by executable refused",
+			 (int)sender, (int)cl->cred.pid);
+		return false;
+	}
+	return true;
+}
+
+/* Whether nonce is the one this connection was sent (MSG_CORE_NONCE). */
+static bool nonce_matches(const struct client *cl, const uint8_t *nonce)
+{
+	if (cl->nonce_sent && !CRYPTO_memcmp(nonce, cl->nonce, sizeof(cl->nonce)))
 		return true;
-	log_info("client pid %d (connected as pid %d): its executable is %s, not %s as when it "
-		 "connected; login by executable refused",
-		 (int)sender, (int)cl->cred.pid, now, cl->facts.exe);
+	log_info("client pid %d: a login by executable without this connection's nonce (so "
+		 "perhaps written before the core read who connected); refused",
+		 (int)cl->cred.pid);
 	return false;
 }
 
@@ -161,6 +189,7 @@ static void handle_open(struct core *c, struct client *cl, struct buf_reader *r,
 {
 	struct swtee_uuid uuid = {{0}};
 	struct swtee_uuid identity = {{0}};
+	uint8_t nonce[CLIENT_NONCE_SIZE] = {0};
 	uint32_t login = 0;
 	uint32_t gid = 0;
 	uint32_t res = 0;
@@ -168,12 +197,14 @@ static void handle_open(struct core *c, struct client *cl, struct buf_reader *r,
 	buf_get_bytes(r, uuid.b, sizeof(uuid.b));
 	buf_get_u32(r, &login);
 	buf_get_u32(r, &gid);
+	buf_get_bytes(r, nonce, sizeof(nonce));
 	if (!buf_done(r)) {
 		reply_open(cl, TEEC_ERROR_BAD_FORMAT, TEEC_ORIGIN_TEE, 0, -1);
 		return;
 	}
 	res = identity_for_login(&cl->facts, login, gid, &identity);
-	if (!res && login_names_executable(login) && !executable_unchanged(cl, sender))
+	if (!res && login_names_executable(login) &&
+	    (!nonce_matches(cl, nonce) || !executable_unchanged(cl, sender)))
 		res = TEEC_ERROR_ACCESS_DENIED;
 	if (res) {
 		log_info("client pid %d: login method 0x%x refused", (int)cl->cred.pid, login);
@@ -221,6 +252,27 @@ static void handle_status(struct core *c, struct client *cl)
 }
 
 /*
+ * The connection's nonce: random, made on the first ask, after the core
+ * read who connected (at accept). False when the kernel gave no randomness.
+ */
+static bool handle_nonce(struct client *cl)
+{
+	uint8_t out[4 + CLIENT_NONCE_SIZE];
+	struct buf_writer w;
+
+	if (!cl->nonce_sent) {
+		if (getrandom(cl->nonce, sizeof(cl->nonce), 0) != (ssize_t)sizeof(cl->nonce))
+			return false;
+		cl->nonce_sent = true;
+	}
+	buf_writer_init(&w, out, sizeof(out));
+	buf_put_u32(&w, MSG_CORE_NONCE_RSP);
+	buf_put_bytes(&w, cl->nonce, sizeof(cl->nonce));
+	msg_send(cl->ep.fd, out, buf_written(&w), NULL, 0);
+	return true;
+}
+
+/*
  * One message of a client. The kernel says which process sent it (the
  * listening socket passes credentials); clients send the core no
  * descriptors, and one that does, or sends more than a message holds, is
@@ -264,6 +316,14 @@ void client_readable(struct core *c, struct client *cl)
 			handle_status(c, cl);
 		else
 			client_drop(c, cl);
+		break;
+	case MSG_CORE_NONCE:
+		if (!buf_done(&r) || !handle_nonce(cl)) {
+			log_info("client pid %d: %s", (int)cl->cred.pid,
+				 buf_done(&r) ? "no randomness for its nonce; dropping it"
+					      : "MSG_CORE_NONCE with a body; dropping it");
+			client_drop(c, cl);
+		}
 		break;
 	default:
 		log_info("client pid %d sent unknown message 0x%x; dropping it", (int)cl->cred.pid,

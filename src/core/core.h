@@ -16,6 +16,7 @@
 #include "buf.h"
 #include "elf_dyn.h"
 #include "msg.h"
+#include "proto.h"
 #include "uuid.h"
 
 struct ta_libs;
@@ -40,19 +41,33 @@ struct endpoint {
 #define CLIENT_MAX_GROUPS 64
 
 /* What the kernel says about a client, read when it connects. */
+/*
+ * Where an exec put a process's code, stack, arguments and environment
+ * (/proc/PID/stat): new at every exec (address space randomisation), the
+ * same in a child forked since.
+ */
+#define CLIENT_LAYOUT_FIELDS 10
+
 struct client_facts {
 	struct ucred cred;
 	char exe[4096];
 	bool exe_ok; /* false: /proc/PID/exe was not ours to read */
+	uint64_t layout[CLIENT_LAYOUT_FIELDS];
+	bool layout_ok; /* false: not ours to read */
 	uint32_t groups[CLIENT_MAX_GROUPS];
 	size_t ngroups;
 };
+
+#define CLIENT_NONCE_SIZE PROTO_NONCE_SIZE
 
 struct client {
 	struct endpoint ep;
 	struct ucred cred;
 	struct client_facts facts;
 	uint32_t nsessions; /* sessions it holds */
+	/* Sent on MSG_CORE_NONCE, after facts were read; an open by executable echoes it. */
+	uint8_t nonce[CLIENT_NONCE_SIZE];
+	bool nonce_sent;
 	struct client *next;
 };
 
@@ -205,6 +220,8 @@ void client_open_answer(struct client *cl, uint32_t res, uint32_t sid, int sock)
 void identity_capture(const struct ucred *cred, struct client_facts *facts);
 /* The executable process pid runs now, into out[n]: false when it is not ours to read. */
 bool identity_exe(pid_t pid, char *out, size_t n);
+/* The layout of process pid now (struct client_facts): false when it is not ours to read. */
+bool identity_layout(pid_t pid, uint64_t out[CLIENT_LAYOUT_FIELDS]);
 uint32_t identity_for_login(const struct client_facts *facts, uint32_t login, uint32_t gid,
 			    struct swtee_uuid *out);
 

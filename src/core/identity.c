@@ -3,8 +3,9 @@
  * is built from (uid, gid, group membership, executable) come from the
  * kernel: SO_PEERCRED of the connection and /proc of that process, read once
  * when the core accepts the connection, so that a later exec or a reused
- * pid cannot change them; a login by executable also needs the process that
- * asks (the kernel names it with each message) to run that same executable
+ * pid cannot change them; a login by executable also needs an open written
+ * after that read (it echoes the connection's nonce) by a process that runs
+ * that same executable in the same layout, so one that has not exec'd since
  * (client.c). A UUID is
  * the version-5 UUID of "uid=%x", "gid=%x" or "app=<path>" (joined with ':')
  * in swtee's login namespace, the namespace OP-TEE's clients check against.
@@ -55,6 +56,50 @@ bool identity_exe(pid_t pid, char *out, size_t n)
 	return true;
 }
 
+/*
+ * The fields of /proc/PID/stat that an exec sets and nothing after it may
+ * change without CAP_SYS_RESOURCE: startcode, endcode, startstack (26-28)
+ * and start_data .. env_end (45-51), counted from 1 as proc(5) does. They
+ * read as 0 or 1 when the process is not ours to trace, as its exe link is
+ * not ours to read then.
+ */
+bool identity_layout(pid_t pid, uint64_t out[CLIENT_LAYOUT_FIELDS])
+{
+	static const int fields[CLIENT_LAYOUT_FIELDS] = {26, 27, 28, 45, 46, 47, 48, 49, 50, 51};
+	char path[64];
+	char line[1024];
+	char *save = NULL;
+	char *tok = NULL;
+	char *p = NULL;
+	uint64_t any = 0;
+	FILE *file = NULL;
+	size_t got = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	file = fopen(path, "re");
+	if (!file)
+		return false;
+	p = fgets(line, sizeof(line), file);
+	fclose(file);
+	/* The name (field 2) is in parentheses and may hold any byte but NUL. */
+	if (!p || !(p = strrchr(line, ')')))
+		return false;
+	tok = strtok_r(p + 1, " \n", &save);
+	for (int field = 3; tok && got < CLIENT_LAYOUT_FIELDS; field++) {
+		if (field == fields[got]) {
+			char *end = NULL;
+
+			out[got] = strtoull(tok, &end, 10);
+			if (end == tok || *end)
+				return false;
+			any |= out[got] > 1 ? out[got] : 0;
+			got++;
+		}
+		tok = strtok_r(NULL, " \n", &save);
+	}
+	return got == CLIENT_LAYOUT_FIELDS && any != 0;
+}
+
 void identity_capture(const struct ucred *cred, struct client_facts *f)
 {
 	char path[64];
@@ -64,6 +109,7 @@ void identity_capture(const struct ucred *cred, struct client_facts *f)
 	memset(f, 0, sizeof(*f));
 	f->cred = *cred;
 	f->exe_ok = identity_exe(cred->pid, f->exe, sizeof(f->exe));
+	f->layout_ok = identity_layout(cred->pid, f->layout);
 	snprintf(path, sizeof(path), "/proc/%d/status", (int)cred->pid);
 	file = fopen(path, "re");
 	if (!file)

@@ -48,7 +48,7 @@
 #define WIRE_MEMREF_OUTPUT 6u
 
 #define ANSWER_MS 3000	 /* how long a peer may take to answer bad input */
-#define CORE_OPEN_LEN 28 /* type uuid[16] login gid */
+#define CORE_OPEN_LEN 44 /* type uuid[16] login gid nonce[16] */
 #define TA_RESULT_LEN 76 /* type result origin, 4 x (a b size) */
 #define SEND_FDS_MAX 32	 /* more than any message may carry */
 #define SEALED (F_SEAL_SHRINK | F_SEAL_GROW)
@@ -225,6 +225,7 @@ static size_t core_open_msg(uint8_t *out, size_t cap, const TEEC_UUID *uuid, uin
 	buf_put_bytes(&w, u.b, sizeof(u.b));
 	buf_put_u32(&w, login);
 	buf_put_u32(&w, gid);
+	buf_put_bytes(&w, (const uint8_t[PROTO_NONCE_SIZE]){0}, PROTO_NONCE_SIZE);
 	return buf_written(&w);
 }
 
@@ -266,6 +267,31 @@ static bool refused(enum outcome o)
  * Reads the core's answer on sock. A session socket that comes with a
  * success goes to *sess (when given, else it is closed).
  */
+/* The connection's nonce (MSG_CORE_NONCE) into out; 0, or -1 without a well-formed answer. */
+static int core_nonce(int sock, uint8_t out[PROTO_NONCE_SIZE])
+{
+	uint8_t msg[8];
+	uint8_t in[64];
+	struct buf_writer w;
+	struct buf_reader r;
+	struct msg_fds fds;
+	uint32_t type = 0;
+	ssize_t n = 0;
+
+	buf_writer_init(&w, msg, sizeof(msg));
+	buf_put_u32(&w, MSG_CORE_NONCE);
+	if (send_fds(sock, msg, buf_written(&w), NULL, 0, 0))
+		return -1;
+	n = msg_recv_timeout(sock, in, sizeof(in), &fds, ANSWER_MS * 2);
+	if (n <= 0)
+		return -1;
+	msg_fds_close(&fds);
+	buf_reader_init(&r, in, (size_t)n);
+	buf_get_u32(&r, &type);
+	buf_get_bytes(&r, out, PROTO_NONCE_SIZE);
+	return type == MSG_CORE_NONCE_RSP && buf_done(&r) ? 0 : -1;
+}
+
 static enum outcome core_answer(int sock, int timeout_ms, uint32_t *result, int *sess)
 {
 	uint8_t in[PROTO_MSG_MAX];
@@ -1048,6 +1074,54 @@ static enum outcome core_open_login(uint32_t login, uint32_t gid, uint32_t *res)
 	return o;
 }
 
+/*
+ * A login by executable must echo the nonce the core sent on that
+ * connection: without one (zeros), with a guessed one or with another
+ * connection's, it is refused; with its own it is served.
+ */
+static void core_nonce_logins(void)
+{
+	uint8_t mine[PROTO_NONCE_SIZE];
+	uint8_t other[PROTO_NONCE_SIZE];
+	uint8_t again[PROTO_NONCE_SIZE];
+	static const char *const what[] = {"no nonce", "another connection's nonce",
+					   "its own nonce"};
+	int fd = core_connect();
+	int fd2 = core_connect();
+	bool got = fd >= 0 && fd2 >= 0 && !core_nonce(fd, mine) && !core_nonce(fd2, other) &&
+		   !core_nonce(fd, again);
+
+	check(got && !memcmp(mine, again, sizeof(mine)) && memcmp(mine, other, sizeof(mine)),
+	      "core: MSG_CORE_NONCE answers each connection with one nonce of its own");
+	for (size_t i = 0; got && i < 3; i++) {
+		uint8_t msg[64];
+		size_t len =
+		    core_open_msg(msg, sizeof(msg), &basic_uuid, TEEC_LOGIN_APPLICATION, 0);
+		uint32_t res = 0;
+		int sess = -1;
+		enum outcome o = OUT_UNSENT;
+
+		if (i)
+			memcpy(msg + len - PROTO_NONCE_SIZE, i == 1 ? other : mine,
+			       PROTO_NONCE_SIZE);
+		if (!send_fds(fd, msg, len, NULL, 0, 0))
+			o = core_answer(fd, ANSWER_MS * 2, &res, &sess);
+		if (i < 2)
+			check(o == OUT_ERROR && res == TEEC_ERROR_ACCESS_DENIED,
+			      "core: an APPLICATION login with %s: %s (0x%08x, want 0x%08x)",
+			      what[i], outcome_name(o), res, TEEC_ERROR_ACCESS_DENIED);
+		else
+			check(o == OUT_SUCCESS, "core: an APPLICATION login with %s is served: %s",
+			      what[i], outcome_name(o));
+		if (sess >= 0)
+			close(sess);
+	}
+	if (fd >= 0)
+		close(fd);
+	if (fd2 >= 0)
+		close(fd2);
+}
+
 static void core_logins(const struct core_status *base)
 {
 	static const uint32_t unknown[] = {3, 7, 0x80000000u, 0xffffffffu};
@@ -1074,6 +1148,7 @@ static void core_logins(const struct core_status *base)
 	o = core_open_login(TEEC_LOGIN_GROUP, (uint32_t)getegid(), &res);
 	check(o == OUT_SUCCESS, "core: GROUP login with our own gid %u is served: %s (0x%08x)",
 	      (unsigned int)getegid(), outcome_name(o), res);
+	core_nonce_logins();
 	wait_counts(base, 3000, NULL);
 	core_serves("core, login methods");
 }
@@ -1171,15 +1246,15 @@ static size_t garbage(uint8_t *out, size_t cap, unsigned int kind)
 
 	buf_writer_init(&w, out, cap);
 	switch (kind % 8) {
-	case 0: /* random bytes, any type but the two requests */
+	case 0: /* random bytes, any type but the three requests */
 		len = 1 + rng() % 64;
 		rng_fill(out, len);
-		if (len >= 4 && (out[0] == 0x01 || out[0] == 0x02) && out[1] == 0x01 && !out[2] &&
+		if (len >= 4 && out[0] >= 0x01 && out[0] <= 0x03 && out[1] == 0x01 && !out[2] &&
 		    !out[3])
 			out[3] = 0x80;
 		return len;
 	case 1: /* an unknown type in the core's family */
-		buf_put_u32(&w, 0x0103 + rng() % 0xfd);
+		buf_put_u32(&w, 0x0104 + rng() % 0xfc);
 		len = rng() % 32;
 		break;
 	case 2: /* a type of another channel */
