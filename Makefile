@@ -36,7 +36,7 @@ DEBIAN_PACKAGES := gcc make cmake pkg-config openssl libssl-dev libseccomp-dev l
 
 # What make test-vm needs (tests/tpm/vm_qemu.sh).
 VM_PACKAGES := qemu-system-x86 busybox-static linux-image-amd64 cpio
-# What make bench-vm-hmac needs (tests/tpm/vm_hmac_bench.sh): the kernel's
+# What make bench-vm-hmac needs (src/tools/bench/tpm-guest/vm_hmac_bench.sh): the kernel's
 # source and what builds it.
 VM_HMAC_PACKAGES := qemu-system-x86 busybox-static cpio linux-source-6.12 bc bison flex \
 	libelf-dev xz-utils
@@ -209,7 +209,7 @@ test-vm: build
 
 bench-vm-hmac: build
 	@$(MAKE) --no-print-directory deps DEBIAN_PACKAGES="$(VM_HMAC_PACKAGES)"
-	tests/tpm/vm_hmac_bench.sh $(BUILD) $(VM_HMAC_RUNS)
+	src/tools/bench/tpm-guest/vm_hmac_bench.sh $(BUILD) $(VM_HMAC_RUNS)
 
 clean:
 	rm -rf $(BUILD) $(BUILD_ASAN) $(BUILD_FUZZ)

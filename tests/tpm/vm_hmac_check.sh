@@ -1,6 +1,6 @@
 #!/bin/sh
 # The parts of `make bench-vm-hmac` that need no kernel build: the config
-# fragment (tests/tpm/vm_hmac.config) names each option once as NAME=y or
+# fragment (src/tools/bench/tpm-guest/vm_hmac.config) names each option once as NAME=y or
 # NAME=n, holds what the guest cannot do without, and leaves
 # CONFIG_TCG_TPM2_HMAC to the script; the table (vm_hmac_table.py) computes
 # percentiles and ratios from records, and refuses a malformed one; and
@@ -10,7 +10,8 @@
 # usage: vm_hmac_check.sh SCRATCH_DIR [SWTEE]
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-frag=$here/vm_hmac.config
+guest=$here/../../src/tools/bench/tpm-guest
+frag=$guest/vm_hmac.config
 tmp=$1
 swtee=${2:-}
 rm -rf "$tmp"
@@ -36,7 +37,7 @@ for r in 1 2 3 4; do
 	printf 'HMAC off\tftpm\t%s\tcreateprimary -C n\t%s.%s\t0.1\t20\n' $r "$((r * 3 / 2))" "$((r * 3 % 2 * 5))"
 	printf 'HMAC off\tswtpm\t%s\tcreateprimary -C n\t%s\t0.1\t21\n' $r "$r"
 done >"$rec"
-python3 "$here/vm_hmac_table.py" "$rec" >"$tmp/table.md"
+python3 "$guest/vm_hmac_table.py" "$rec" >"$tmp/table.md"
 grep -q -F '| HMAC on | swtpm | createprimary -C n | 4 | 5.000 s | 8.000 s | 100.0 ms |' "$tmp/table.md" ||
 	fail "p50/p90 of HMAC on, swtpm: $(grep 'HMAC on | swtpm' "$tmp/table.md")"
 grep -q -F '| createprimary -C n | 2.00 | 2.00 |' "$tmp/table.md" ||
@@ -45,7 +46,7 @@ grep -q -F '| createprimary -C n | 1.50 | 1.50 |' "$tmp/table.md" || fail "the f
 grep -q -F '| 21 |' "$tmp/table.md" || fail "the command count"
 grep -q 'TCG' "$tmp/table.md" || fail "the table does not say it is TCG"
 printf 'HMAC on\tftpm\t1\tcreateprimary -C n\n' >"$tmp/short.tsv"
-if python3 "$here/vm_hmac_table.py" "$tmp/short.tsv" >/dev/null 2>&1; then
+if python3 "$guest/vm_hmac_table.py" "$tmp/short.tsv" >/dev/null 2>&1; then
 	fail "a record of 4 fields was taken"
 fi
 echo "ok: fragment and table"

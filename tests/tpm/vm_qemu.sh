@@ -14,7 +14,7 @@
 # usage: vm_qemu.sh BUILD_DIR
 set -eu
 self=$(cd "$(dirname "$0")" && pwd)/$(basename "$0")
-. "$(dirname "$self")/vm_lib.sh"
+. "$(dirname "$self")/../../src/tools/bench/tpm-guest/vm_lib.sh"
 # One QEMU run (by the script itself inside `swtee run`): the TPM on control
 # socket $2, the console in $3, more kernel arguments in $4. The guest wakes from S3 by QMP's
 # system_wakeup, sent here once it says it suspends.

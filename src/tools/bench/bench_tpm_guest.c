@@ -1,7 +1,7 @@
 /*
  * swtee bench tpm --guest: the kernel TPM HMAC experiment in QEMU guests.
  * The experiment itself is share/swtee/tpm-guest/vm_hmac_bench.sh (from
- * tests/tpm/): it builds two small guest kernels from Debian's
+ * tpm-guest/ here, installed): it builds two small guest kernels from Debian's
  * linux-source-6.12, CONFIG_TCG_TPM2_HMAC on and off, boots each RUNS
  * times on the fTPM (swtee run --tpm=vm:SOCKET) and on swtpm, interleaved,
  * and writes one record a boot and command to WORK/results.tsv:

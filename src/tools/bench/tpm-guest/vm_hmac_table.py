@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The table of tests/tpm/vm_hmac_bench.sh from its records (results.tsv:
+"""The table of vm_hmac_bench.sh from its records (results.tsv:
 kernel, backend, run, command, guest seconds, TPM seconds, TPM commands)."""
 import statistics
 import sys

@@ -1,4 +1,4 @@
-# Sourced by tests/tpm/vm_qemu.sh and vm_hmac_bench.sh.
+# Sourced by vm_hmac_bench.sh and by tests/tpm/vm_qemu.sh.
 # vm_initramfs_root ROOT TOOL...: a guest's root in ROOT: a static busybox,
 # tpm2 (tpm2-tools' one binary) as tpm2_TOOL for each TOOL, every library it
 # and the device TCTI load, and the start of ROOT/init (busybox' applets,
