@@ -1,7 +1,8 @@
 # swtee: the two commands of the README, and the rest.
 #   make          build (build/)
 #   make run      build, then xtest's regression and benchmark suites on a private TEE
-#   make test     build, then the whole test suite, plain and under ASan+UBSan
+#   make test     build, then the whole test suite, plain and under ASan+UBSan,
+#                 the fuzzers' short pass and make test-vm
 #   make check    cppcheck and clang-tidy, both clean (.cppcheck-suppressions, .clang-tidy)
 #   make install  PREFIX=/usr/local
 #   make deb      Debian packages in build/deb (debian/), checked by lintian
@@ -153,7 +154,9 @@ soak: build
 fuzz-short:
 	$(MAKE) fuzz FUZZ_RUN="-seed=1 -runs=1000"
 
-test: test-plain test-asan fuzz-short
+# The guest (test-vm) comes last: it needs only the plain build, and its
+# packages are the largest.
+test: test-plain test-asan fuzz-short test-vm
 
 # The default component: everything but the TAs of tests/ (xtest's, the
 # hostile one among them), which install-test-tas adds for xtest's
