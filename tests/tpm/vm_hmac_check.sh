@@ -96,4 +96,8 @@ for mode in fail bad; do
 	[ $st != 0 ] || fail "a $mode guest experiment passed"
 done
 grep -q 'results.tsv:1: not a record' "$tmp/guest.err" || fail "a malformed record, unnamed"
+st=0
+"$swtee" bench invoke --guest 2>"$tmp/guest.err" || st=$?
+[ $st = 2 ] && grep -q 'belongs to the tpm group' "$tmp/guest.err" ||
+	fail "--guest without the tpm group: exit $st, $(cat "$tmp/guest.err")"
 echo "ok: swtee bench tpm --guest"

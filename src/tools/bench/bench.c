@@ -1226,6 +1226,11 @@ int swtee_bench_main(int argc, char **argv)
 	}
 	if (bench_select_groups(groups, ngroups, argc, argv, &a, run, &nrun))
 		goto out;
+	if (ctx.guest && !bench_group_find(run, nrun, "tpm")) {
+		fprintf(stderr, "swtee bench: --guest belongs to the tpm group: swtee bench tpm "
+				"--guest\n");
+		goto out;
+	}
 	ret = 1;
 	if (bench_load_inputs(&a, &ctx))
 		goto out;
