@@ -283,6 +283,12 @@ void rt_debug_wait(void)
 	notice("debugger attached to pid %d; carrying on", pid);
 }
 
+bool rt_debug_files_open(void)
+{
+	/* Debuggers and wrappers read the ELF's copy on disk; gcov writes its counts. */
+	return dbg.selected || getenv("SWTEE_ALLOW_INSTRUMENTED_TAS") != NULL;
+}
+
 int rt_debug_unsandboxed(void *handle)
 {
 	const char *instr = handle ? dlsym(handle, "swtee_ta_instrumented") : NULL;

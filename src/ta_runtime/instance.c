@@ -109,6 +109,8 @@ static void load(int elf_fd, int level)
 	rt.log_level = level;
 	log_init("", rt.log_level);
 	rt.load_error = rt_debug_exec(elf_fd);
+	if (!rt.load_error && !rt_debug_files_open())
+		rt.load_error = rt_sandbox_files();
 	if (!rt.load_error)
 		rt.load_error = load_ta(elf_fd);
 	rt_libs_lock();

@@ -152,6 +152,12 @@ const char *rt_sandbox_enter(uint32_t data_size, uint32_t stack_size);
  * Returns 0, or -1.
  */
 int rt_sandbox_prepare(void);
+/*
+ * Before the TA is loaded: no file but the system's shared libraries for
+ * its constructors (Landlock, where the kernel has it). Returns NULL, or
+ * why it could not, in which case the TA must not run.
+ */
+const char *rt_sandbox_files(void);
 
 /* tee_api_mem.c */
 void rt_heap_init(uint32_t limit);
@@ -174,6 +180,11 @@ void rt_debug_wait(void);
 /* True (and logged) when this instance must run without the sandbox. */
 /* 1: run without the sandbox (debugging, allowed instrumentation); 0: sandbox; -1: refuse. */
 int rt_debug_unsandboxed(void *handle);
+/*
+ * After rt_debug_exec: whether the TA loads with the file system open (a TA
+ * under debug, or instrumented ones allowed), so without rt_sandbox_files.
+ */
+bool rt_debug_files_open(void);
 /* Ends the process after a clean destroy: exit handlers only when exec'd. */
 void rt_debug_end(int status) __attribute__((noreturn));
 /* main of `swtee-ta-host --instance ...`, the re-executed instance. */

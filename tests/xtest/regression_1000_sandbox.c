@@ -6,9 +6,11 @@
  * only (TEEC_ERROR_TARGET_DEAD from the TEE), and other sessions carry on. It also forges storage
  * requests about its heap, which the core refuses.
  */
+#include <errno.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -72,6 +74,35 @@ static void signal_by_fd(ADBG_Case_t *c)
 	Do_ADBG_EndSubCase(c, NULL);
 }
 
+/*
+ * A TA's ELF constructors run inside the load, before the seccomp
+ * allowlist: where the kernel has Landlock, they reach no file but the
+ * system's shared libraries.
+ */
+static void constructor_files(ADBG_Case_t *c)
+{
+	TEEC_Session s = {0};
+	TEEC_Operation op = TEEC_OPERATION_INITIALIZER;
+	uint32_t orig = 0;
+
+	Do_ADBG_BeginSubCase(c, "A TA's constructor opens no file before the sandbox");
+	if (syscall(SYS_landlock_create_ruleset, NULL, 0, 1 /* the ABI version */) < 1) {
+		Do_ADBG_Log("    skipped: this kernel has no Landlock");
+	} else if (ADBG_EXPECT_TEEC_SUCCESS(
+		       c, xtest_teec_open_session(&s, &hostile_uuid, NULL, &orig))) {
+		op.paramTypes =
+		    TEEC_PARAM_TYPES(TEEC_VALUE_OUTPUT, TEEC_NONE, TEEC_NONE, TEEC_NONE);
+		if (ADBG_EXPECT_TEEC_SUCCESS(
+			c, TEEC_InvokeCommand(&s, TA_HOSTILE_CMD_CTOR_FILES, &op, &orig))) {
+			/* EACCES: Landlock's refusal, where 0 was the open that succeeded. */
+			ADBG_EXPECT(c, EACCES, op.params[0].value.a);
+			ADBG_EXPECT(c, EACCES, op.params[0].value.b);
+		}
+		TEEC_CloseSession(&s);
+	}
+	Do_ADBG_EndSubCase(c, NULL);
+}
+
 static void xtest_tee_test_1050(ADBG_Case_t *c)
 {
 	static const struct {
@@ -128,6 +159,7 @@ static void xtest_tee_test_1050(ADBG_Case_t *c)
 	TEEC_CloseSession(&other);
 
 	signal_by_fd(c);
+	constructor_files(c);
 
 	Do_ADBG_BeginSubCase(c, "The heap is bounded by TA_DATA_SIZE");
 	{

@@ -4,6 +4,7 @@
  * (forge_storage.c); reaching the end of one is a failure, so it returns
  * TEE_ERROR_SECURITY to say the sandbox or the core let it through.
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -114,6 +115,27 @@ TEE_Result TA_CreateEntryPoint(void)
 	return TEE_SUCCESS;
 }
 
+/* What the constructor could open, before the sandbox (TA_HOSTILE_CMD_CTOR_FILES). */
+static int ctor_read_errno = -1;
+static int ctor_create_errno = -1;
+
+__attribute__((constructor)) static void hostile_ctor(void)
+{
+	char path[64];
+	int fd = open("/etc/passwd", O_RDONLY | O_CLOEXEC);
+
+	ctor_read_errno = fd >= 0 ? 0 : errno;
+	if (fd >= 0)
+		close(fd);
+	snprintf(path, sizeof(path), "/tmp/swtee-hostile-ctor.%d", (int)getpid());
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	ctor_create_errno = fd >= 0 ? 0 : errno;
+	if (fd >= 0) {
+		close(fd);
+		unlink(path);
+	}
+}
+
 void TA_DestroyEntryPoint(void)
 {
 }
@@ -196,6 +218,10 @@ TEE_Result TA_InvokeCommandEntryPoint(void *ctx, uint32_t cmd, uint32_t types,
 	case TA_HOSTILE_CMD_FLOOD:
 		for (uint32_t i = 1; i <= p[0].value.a; i++)
 			printf("flood %u\n", i);
+		return TEE_SUCCESS;
+	case TA_HOSTILE_CMD_CTOR_FILES:
+		p[0].value.a = (uint32_t)ctor_read_errno;
+		p[0].value.b = (uint32_t)ctor_create_errno;
 		return TEE_SUCCESS;
 	case TA_HOSTILE_CMD_COMMIT:
 		p[1].value.a = commit((size_t)p[0].value.a << 20, p[0].value.b);

@@ -66,6 +66,12 @@
 #define TA_HOSTILE_CMD_FLOOD 27
 /* The stats pseudo-TA's request to the core, which no other TA may send. */
 #define TA_HOSTILE_CMD_FORGE_STATS 28
+/*
+ * What the TA's ELF constructor, which runs before the sandbox, could do
+ * with files: value[0].a = the errno of opening /etc/passwd to read,
+ * value[0].b = the errno of creating a file in /tmp (0: it could).
+ */
+#define TA_HOSTILE_CMD_CTOR_FILES 29
 
 /*
  * Single-instance, multi-session, keep-alive builds of the hostile TA
