@@ -867,12 +867,6 @@ static TEEC_Result core_nonce(TEEC_Context *ctx, uint8_t nonce[PROTO_NONCE_SIZE]
 	return TEEC_SUCCESS;
 }
 
-static bool login_names_executable(uint32_t login)
-{
-	return login == TEEC_LOGIN_APPLICATION || login == TEEC_LOGIN_USER_APPLICATION ||
-	       login == TEEC_LOGIN_GROUP_APPLICATION;
-}
-
 /* Asks the core for a socket to an instance of uuid; returns it in *sock. */
 static TEEC_Result core_open(TEEC_Context *ctx, const TEEC_UUID *uuid, uint32_t login, uint32_t gid,
 			     int *sock, uint32_t *origin)
@@ -888,7 +882,7 @@ static TEEC_Result core_open(TEEC_Context *ctx, const TEEC_UUID *uuid, uint32_t 
 
 	*sock = -1;
 	*origin = TEEC_ORIGIN_COMMS;
-	if (login_names_executable(login)) {
+	if (proto_login_names_executable(login)) {
 		res = core_nonce(ctx, nonce, origin);
 		if (res)
 			return res;

@@ -24,6 +24,7 @@
 #ifndef SWTEE_PROTO_H
 #define SWTEE_PROTO_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -41,6 +42,16 @@
  */
 #define MSG_CORE_NONCE 0x0103 /* (none) */
 #define PROTO_NONCE_SIZE 16
+
+/*
+ * Whether a GP login method names the client's executable, so that its
+ * open carries the nonce: TEEC_LOGIN_APPLICATION (4), USER_APPLICATION (5)
+ * and GROUP_APPLICATION (6). libteec and the core decide it here alike.
+ */
+static inline bool proto_login_names_executable(uint32_t login)
+{
+	return login >= 4 && login <= 6;
+}
 /* core -> client */
 #define MSG_CORE_OPEN_RSP 0x0181   /* result:u32 origin:u32 session:u32 [fd: session socket] */
 #define MSG_CORE_STATUS_RSP 0x0182 /* instances:u32 sessions:u32 spares:u32 supplicant:u32 */

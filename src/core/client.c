@@ -134,12 +134,6 @@ static bool ta_only_pta(const struct swtee_uuid *uuid)
 	return uuid_equal(uuid, &system_pta);
 }
 
-static bool login_names_executable(uint32_t login)
-{
-	return login == TEEC_LOGIN_APPLICATION || login == TEEC_LOGIN_USER_APPLICATION ||
-	       login == TEEC_LOGIN_GROUP_APPLICATION;
-}
-
 /*
  * An identity that names the executable is the one of the process that
  * asks, and must be what the connecting process ran when the core accepted
@@ -185,6 +179,10 @@ static bool nonce_matches(const struct client *cl, const uint8_t *nonce)
 	return false;
 }
 
+_Static_assert(TEEC_LOGIN_APPLICATION == 4 && TEEC_LOGIN_USER_APPLICATION == 5 &&
+		   TEEC_LOGIN_GROUP_APPLICATION == 6,
+	       "proto_login_names_executable names GP's login values");
+
 static void handle_open(struct core *c, struct client *cl, struct buf_reader *r, pid_t sender)
 {
 	struct swtee_uuid uuid = {{0}};
@@ -203,7 +201,7 @@ static void handle_open(struct core *c, struct client *cl, struct buf_reader *r,
 		return;
 	}
 	res = identity_for_login(&cl->facts, login, gid, &identity);
-	if (!res && login_names_executable(login) &&
+	if (!res && proto_login_names_executable(login) &&
 	    (!nonce_matches(cl, nonce) || !executable_unchanged(cl, sender)))
 		res = TEEC_ERROR_ACCESS_DENIED;
 	if (res) {

@@ -67,7 +67,7 @@ bool identity_layout(pid_t pid, uint64_t out[CLIENT_LAYOUT_FIELDS])
 {
 	static const int fields[CLIENT_LAYOUT_FIELDS] = {26, 27, 28, 45, 46, 47, 48, 49, 50, 51};
 	char path[64];
-	char line[1024];
+	char line[2048]; /* 52 numbers of at most 20 digits and a name of 16 bytes: ~1.1 KiB */
 	char *save = NULL;
 	char *tok = NULL;
 	char *p = NULL;

@@ -73,22 +73,23 @@ static int status_fd = -1;
 /* A size of this process's, in bytes, from /proc/self/status: key "VmSize:", "VmData:". */
 static uint64_t vm_status(const char *key)
 {
-	char buf[4096];
-	char needle[32];
+	char line[256];
 	unsigned long kib = 0;
-	int fd = status_fd >= 0 ? status_fd : open("/proc/self/status", O_RDONLY | O_CLOEXEC);
-	ssize_t n = fd >= 0 ? pread(fd, buf, sizeof(buf) - 1, 0) : -1;
-	const char *p = NULL;
+	int fd = status_fd >= 0 ? dup(status_fd) : open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+	FILE *f = fd >= 0 ? fdopen(fd, "re") : NULL;
 
-	if (fd >= 0 && fd != status_fd)
-		close(fd);
-	if (n <= 0)
+	if (!f) {
+		if (fd >= 0)
+			close(fd);
 		return 0;
-	buf[n] = '\0';
-	snprintf(needle, sizeof(needle), "\n%s", key);
-	p = strstr(buf, needle);
-	if (!p || sscanf(p + strlen(needle), " %lu kB", &kib) != 1)
-		return 0;
+	}
+	/* A dup of status_fd shares its offset: read from the start, a line at a time. */
+	rewind(f);
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, strlen(key)) &&
+		    sscanf(line + strlen(key), " %lu kB", &kib) == 1)
+			break;
+	fclose(f);
 	return (uint64_t)kib * 1024;
 }
 
