@@ -53,9 +53,11 @@ static inline bool proto_login_names_executable(uint32_t login)
 	return login >= 4 && login <= 6;
 }
 /* core -> client */
-#define MSG_CORE_OPEN_RSP 0x0181   /* result:u32 origin:u32 session:u32 [fd: session socket] */
-#define MSG_CORE_STATUS_RSP 0x0182 /* instances:u32 sessions:u32 spares:u32 supplicant:u32 */
-#define MSG_CORE_NONCE_RSP 0x0184  /* nonce[16] */
+#define MSG_CORE_OPEN_RSP 0x0181 /* result:u32 origin:u32 session:u32 [fd: session socket] */
+/* ta_memory: 0 rlimits only, 1 or 2 one memory cgroup (v1, v2) per TA process */
+#define MSG_CORE_STATUS_RSP                                                                        \
+	0x0182 /* instances:u32 sessions:u32 spares:u32 supplicant:u32 ta_memory:u32 */
+#define MSG_CORE_NONCE_RSP 0x0184 /* nonce[16] */
 /* Sent in place of any answer, then the connection closes: the core will not serve it. */
 #define MSG_CORE_REFUSED 0x0183 /* result:u32 */
 
@@ -108,6 +110,13 @@ static inline size_t proto_bounce_span(size_t size)
 #define PROTO_LIBS_MAX (PROTO_FDS_MAX - 1)
 /* The sessions one TA instance may hold on other TAs; the core refuses more. */
 #define PROTO_TA2TA_MAX 64
+/*
+ * An instance's memory past its TA_DATA_SIZE and stack: the largest span of
+ * client shared memory it maps at once, and what the runtime itself needs.
+ * Its rlimits (the runtime) and its memory cgroup (the core) both allow these.
+ */
+#define TA_SHM_WINDOW (512ull * 1024 * 1024)
+#define TA_RUNTIME_SLACK (64ull * 1024 * 1024)
 #define MSG_CTL_NEW_SESSION 0x0302 /* session:u32 login:u32 identity[16] [fd: socket] */
 #define MSG_CTL_DESTROY 0x0303	   /* (none) */
 #define MSG_CTL_PING 0x0304	   /* (none): are you stuck in an entry point? */
@@ -171,7 +180,13 @@ static inline size_t proto_bounce_span(size_t size)
 #define PROTO_STATS_ENTRY_LEN 20 /* uuid[16] sessions:u32 */
 
 /* core -> zygote */
-#define MSG_ZYG_FORK 0x0401 /* tag:u32 [fds: its control socket, its stdout and stderr] */
+/*
+ * [fds: its control socket, its stdout and stderr, and the cgroup.procs of
+ * its memory cgroup when the core has one]. The new process joins that
+ * cgroup first; if it cannot, it exits with PROTO_ZYG_EXIT_NO_CGROUP.
+ */
+#define MSG_ZYG_FORK 0x0401 /* tag:u32 */
+#define PROTO_ZYG_EXIT_NO_CGROUP 126
 /* zygote -> core */
 #define MSG_ZYG_FORKED 0x0481 /* tag:u32 pid:u32 (0: fork failed with errno:u32) errno:u32 */
 #define MSG_ZYG_EXITED 0x0482 /* pid:u32 status:u32 (wait status) */

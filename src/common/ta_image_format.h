@@ -68,6 +68,12 @@
 
 #define TA_HEAD_SECTION ".ta_head"
 #define TA_HEAD_SIZE 32u
+/*
+ * TA_DATA_SIZE as a plain u32 (gpd.ta.dataSize without relocations), which
+ * the core reads to size the instance's memory cgroup. Optional: an image
+ * without it gets the most a TA may declare.
+ */
+#define TA_DATA_SIZE_SECTION ".swtee.data_size"
 
 /* e_machine of a TA ELF: the host's own. */
 #if defined(__x86_64__)

@@ -246,6 +246,7 @@ static void handle_status(struct core *c, struct client *cl)
 	buf_put_u32(&w, (uint32_t)sessions);
 	buf_put_u32(&w, (uint32_t)c->nspares);
 	buf_put_u32(&w, c->supplicant ? 1 : 0);
+	buf_put_u32(&w, (uint32_t)ta_memcg_version());
 	msg_send(cl->ep.fd, out, buf_written(&w), NULL, 0);
 }
 

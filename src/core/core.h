@@ -79,6 +79,13 @@ struct session_ref {
 	struct session_ref *next;
 };
 
+/* What the core keeps of a verified TA image besides its ELF. */
+struct ta_facts {
+	uint32_t flags;	     /* TA_FLAG_* from .ta_head */
+	uint32_t stack_size; /* from .ta_head */
+	uint32_t data_size;  /* TA_DATA_SIZE, 0 when the image does not say */
+};
+
 struct instance {
 	struct endpoint ep;
 	uint32_t id;
@@ -192,6 +199,24 @@ void core_unwatch(struct core *c, struct endpoint *ep);
 void deadline_in(struct timespec *d, long ms);
 bool deadline_passed(const struct timespec *d, const struct timespec *now);
 
+/*
+ * ta_memcg.c: one memory cgroup per TA process where the kernel allows it.
+ * ta_memcg_init, before the zygote starts, finds the core's cgroup and
+ * logs what it found; ta_memcg_version is then 1 or 2, or 0 (rlimits only).
+ * ta_memcg_procs makes the cgroup of the process of fork tag tag and returns
+ * its cgroup.procs, open for writing (-1 without cgroups); ta_memcg_limit
+ * caps its memory (0, or -1 logged); ta_memcg_release removes it once its
+ * process has ended. ta_memcg_off gives cgroups up (a spare could not join).
+ */
+void ta_memcg_init(void);
+int ta_memcg_version(void);
+int ta_memcg_procs(uint32_t tag);
+uint64_t ta_memcg_budget(uint32_t data_size, uint32_t stack_size);
+int ta_memcg_limit(uint32_t tag, uint64_t bytes);
+void ta_memcg_release(uint32_t tag);
+void ta_memcg_off(const char *why);
+void ta_memcg_fini(void);
+
 /* sandbox.c: the core's seccomp allowlist, no processes, programs or networks */
 int core_sandbox_enter(void);
 unsigned core_sandbox_refusals(void);
@@ -247,7 +272,8 @@ uint32_t instance_pick(struct core *c, const struct swtee_uuid *uuid, struct ins
  * (not taken). NULL and *res on failure.
  */
 struct instance *instance_start(struct core *c, const struct swtee_uuid *uuid, int elf_fd,
-				uint32_t flags, const struct ta_libs *libs, uint32_t *res);
+				const struct ta_facts *facts, const struct ta_libs *libs,
+				uint32_t *res);
 /*
  * A session on in for client cl or for instance owner (the other is NULL):
  * on success *sock is the caller's end, *session_id its id.
@@ -339,11 +365,11 @@ int supplicant_ask_image(struct core *c, const struct swtee_uuid *uuid, uint32_t
 /*
  * The TA image (a TA library when lib) the supplicant handed over for uuid
  * on file_fd (taken): verified and copied, *elf_fd is a sealed memfd holding
- * only the verified ELF, *flags its TA_FLAG_*. Returns 0 or a TEEC_ERROR_*,
- * logged.
+ * only the verified ELF, *facts what its headers say. Returns 0 or a
+ * TEEC_ERROR_*, logged.
  */
 uint32_t supplicant_image_verify(struct core *c, const struct swtee_uuid *uuid, bool lib,
-				 int file_fd, int *elf_fd, uint32_t *flags);
+				 int file_fd, int *elf_fd, struct ta_facts *facts);
 /*
  * A channel the supplicant serves on a thread of its own: the other end of
  * *sock goes to it in a message of type (MSG_SUPP_*_CHANNEL, which has no

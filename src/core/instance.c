@@ -92,7 +92,7 @@ static void spare_request(struct core *c)
 	uint8_t out[8];
 	struct buf_writer w;
 	int sv[2] = {-1, -1};
-	int give[2] = {-1, -1};
+	int give[3] = {-1, -1, -1};
 	struct spare *sp = NULL;
 
 	if (c->nspares >= CORE_SPARES || c->zygote.fd < 0)
@@ -111,20 +111,22 @@ static void spare_request(struct core *c)
 	sp->pid = 0;
 	give[0] = sv[1];
 	give[1] = ta_output_open(c, sp->fork_tag, "spare");
+	give[2] = ta_memcg_procs(sp->fork_tag);
 	buf_writer_init(&w, out, sizeof(out));
 	buf_put_u32(&w, MSG_ZYG_FORK);
 	buf_put_u32(&w, sp->fork_tag);
-	if (give[1] < 0 || msg_send(c->zygote.fd, out, buf_written(&w), give, 2)) {
+	if (give[1] < 0 ||
+	    msg_send(c->zygote.fd, out, buf_written(&w), give, give[2] >= 0 ? 3 : 2)) {
 		log_error("the zygote does not answer");
 		close(sv[0]);
-		close(sv[1]);
-		if (give[1] >= 0)
-			close(give[1]);
-		return;
+		ta_memcg_release(sp->fork_tag);
+	} else {
+		c->nspares++;
 	}
+	for (int i = 1; i < 3; i++)
+		if (give[i] >= 0)
+			close(give[i]);
 	close(sv[1]);
-	close(give[1]);
-	c->nspares++;
 }
 
 static void spares_fill(struct core *c)
@@ -205,6 +207,8 @@ void instance_zygote_readable(struct core *c)
 			log_error("the TA zygote cannot fork: %s%s", strerror((int)err),
 				  err == EAGAIN ? " (the process limit of the core's user?)" : "");
 		c->fork_errno = b ? 0 : (int)err;
+		if (!b)
+			ta_memcg_release(a);
 
 		for (size_t i = 0; i < c->nspares; i++)
 			if (c->spares[i].fork_tag == a)
@@ -219,6 +223,10 @@ void instance_zygote_readable(struct core *c)
 		for (size_t i = 0; i < c->nspares; i++) {
 			if (c->spares[i].pid != (pid_t)a)
 				continue;
+			/* No TA ran in a spare: this exit status is the runtime's own. */
+			if (WIFEXITED((int)b) && WEXITSTATUS((int)b) == PROTO_ZYG_EXIT_NO_CGROUP)
+				ta_memcg_off("a TA process could not join its cgroup");
+			ta_memcg_release(c->spares[i].fork_tag);
 			close(c->spares[i].fd);
 			memmove(&c->spares[i], &c->spares[i + 1],
 				(c->nspares - i - 1) * sizeof(c->spares[0]));
@@ -239,6 +247,7 @@ void instance_zygote_readable(struct core *c)
 				log_error("TA %s instance %u (pid %d) %s", name, inst->id, (int)a,
 					  how);
 			inst->exited = true;
+			ta_memcg_release(inst->fork_tag);
 			if (inst->gone)
 				instance_free(c, inst);
 		} else {
@@ -449,8 +458,10 @@ static struct instance *find_shared(struct core *c, const struct swtee_uuid *uui
 }
 
 struct instance *instance_start(struct core *c, const struct swtee_uuid *uuid, int elf_fd,
-				uint32_t flags, const struct ta_libs *libs, uint32_t *res)
+				const struct ta_facts *facts, const struct ta_libs *libs,
+				uint32_t *res)
 {
+	uint32_t flags = facts->flags;
 	uint8_t out[32 + 16 * PROTO_LIBS_MAX];
 	int fds[1 + PROTO_LIBS_MAX];
 	struct buf_writer w;
@@ -501,6 +512,10 @@ struct instance *instance_start(struct core *c, const struct swtee_uuid *uuid, i
 		in->pid = c->spares[0].pid;
 		memmove(&c->spares[0], &c->spares[1], (c->nspares - 1) * sizeof(c->spares[0]));
 		c->nspares--;
+		/* Bounded before the TA's first instruction, its constructors' included. */
+		if (ta_memcg_limit(in->fork_tag,
+				   ta_memcg_budget(facts->data_size, facts->stack_size)))
+			ta_memcg_off("cannot set the memory limit of a TA process");
 		if (!msg_send(in->ep.fd, out, buf_written(&w), fds, 1 + libs->n)) {
 			ta_output_name(c, in->fork_tag, uuid);
 			break;

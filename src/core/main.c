@@ -433,6 +433,7 @@ static int open_endpoints(struct core *c, const struct core_args *a, const sigse
 /* The zygote, then the sandbox, then the readiness line to whoever started us. */
 static int start(struct core *c, const struct core_args *a)
 {
+	ta_memcg_init();
 	if (instance_zygote_start(c)) {
 		log_error("cannot start the TA zygote");
 		return -1;
@@ -481,6 +482,7 @@ static int shut_down(struct core *c, const struct core_args *a)
 	open_fini(c);
 	instance_shutdown_all(c);
 	ta_output_drain(c, 500);
+	ta_memcg_fini();
 	sockets_fini();
 	ta_version_fini();
 	storage_fini();

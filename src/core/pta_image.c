@@ -2,6 +2,7 @@
 #include <pta_invoke_tests.h>
 #include <pta_stats.h>
 
+#include "core.h"
 #include "memfd.h"
 #include "pta_image.h"
 
@@ -32,7 +33,7 @@ bool pta_is_stats(const struct swtee_uuid *uuid)
 	return uuid_equal(uuid, &b);
 }
 
-bool pta_image(const struct swtee_uuid *uuid, int *elf_fd, uint32_t *flags)
+bool pta_image(const struct swtee_uuid *uuid, int *elf_fd, struct ta_facts *facts)
 {
 	struct swtee_uuid b;
 
@@ -41,7 +42,7 @@ bool pta_image(const struct swtee_uuid *uuid, int *elf_fd, uint32_t *flags)
 		if (!uuid_equal(uuid, &b))
 			continue;
 		*elf_fd = memfd_new_sealed("swtee-pta", 1);
-		*flags = 0;
+		*facts = (struct ta_facts){0};
 		return true;
 	}
 	return false;

@@ -14,10 +14,12 @@
 
 /*
  * Is uuid a built-in pseudo-TA? If so, *elf_fd is the empty sealed memfd an
- * instance takes for its image (-1 when none could be made) and *flags its
- * TA_FLAG_* (a new instance for every session).
+ * instance takes for its image (-1 when none could be made) and *facts all
+ * zero (a new instance for every session; runtime code, sized as the
+ * largest TA).
  */
-bool pta_image(const struct swtee_uuid *uuid, int *elf_fd, uint32_t *flags);
+struct ta_facts;
+bool pta_image(const struct swtee_uuid *uuid, int *elf_fd, struct ta_facts *facts);
 /* Is uuid the stats pseudo-TA's? */
 bool pta_is_stats(const struct swtee_uuid *uuid);
 

@@ -51,7 +51,7 @@ struct open_req {
 	struct swtee_uuid want; /* OPEN_WAIT_LIB: the library asked for */
 	struct timespec deadline;
 	int elf_fd; /* the verified TA, -1 until then */
-	uint32_t flags;
+	struct ta_facts facts;
 	bool walked; /* every library it needs is verified, in walk.libs */
 	struct lib_walk walk;
 	struct open_req *next;
@@ -146,7 +146,7 @@ static void advance(struct core *c, struct open_req *o)
 		finish(c, o, TEEC_ERROR_BUSY, -1, 0);
 		return;
 	}
-	if (!in && !o->walked && pta_image(&o->uuid, &o->elf_fd, &o->flags)) {
+	if (!in && !o->walked && pta_image(&o->uuid, &o->elf_fd, &o->facts)) {
 		o->walked = true; /* a built-in pseudo-TA: no file, no library */
 		if (o->elf_fd < 0) {
 			finish(c, o, TEEC_ERROR_OUT_OF_MEMORY, -1, 0);
@@ -158,7 +158,7 @@ static void advance(struct core *c, struct open_req *o)
 		return;
 	}
 	if (!in) {
-		in = instance_start(c, &o->uuid, o->elf_fd, o->flags, &o->walk.libs, &res);
+		in = instance_start(c, &o->uuid, o->elf_fd, &o->facts, &o->walk.libs, &res);
 		if (in)
 			in->uid = o->uid;
 	}
@@ -234,7 +234,7 @@ static void image_arrived(struct core *c, struct open_req *o, uint32_t res, int 
 {
 	char name[SWTEE_UUID_STR_LEN];
 	bool lib = o->step == OPEN_WAIT_LIB;
-	uint32_t flags = 0;
+	struct ta_facts facts = {0};
 	int elf_fd = -1;
 
 	/* No longer waiting: a supplicant dropped from here on does not end o twice. */
@@ -254,7 +254,7 @@ static void image_arrived(struct core *c, struct open_req *o, uint32_t res, int 
 	}
 	if (!res)
 		res = supplicant_image_verify(c, lib ? &o->want : &o->uuid, lib, file_fd, &elf_fd,
-					      &flags);
+					      &facts);
 	if (res) {
 		finish(c, o, res, -1, 0);
 		return;
@@ -263,7 +263,7 @@ static void image_arrived(struct core *c, struct open_req *o, uint32_t res, int 
 		res = ta_libs_push(&o->walk, elf_fd);
 	} else {
 		o->elf_fd = elf_fd;
-		o->flags = flags;
+		o->facts = facts;
 		res = ta_libs_begin(&o->walk, &o->uuid, elf_fd);
 	}
 	if (res)

@@ -264,7 +264,7 @@ struct image_key {
 struct image_entry {
 	struct image_key key;
 	int elf_fd; /* -1 when the slot is free */
-	uint32_t flags;
+	struct ta_facts facts;
 	uint32_t version; /* the signed ta_version, checked again at each hit */
 	uint64_t used;
 };
@@ -300,7 +300,7 @@ static bool image_key_equal(const struct image_key *a, const struct image_key *b
 }
 
 /* A descriptor of the cached ELF for k, or -1. */
-static int image_cache_get(const struct image_key *k, uint32_t *flags, uint32_t *version)
+static int image_cache_get(const struct image_key *k, struct ta_facts *facts, uint32_t *version)
 {
 	for (size_t i = 0; i < IMAGE_CACHE; i++) {
 		struct image_entry *e = &image_cache[i];
@@ -308,14 +308,15 @@ static int image_cache_get(const struct image_key *k, uint32_t *flags, uint32_t 
 		if (e->elf_fd < 0 || !image_key_equal(&e->key, k))
 			continue;
 		e->used = ++image_clock;
-		*flags = e->flags;
+		*facts = e->facts;
 		*version = e->version;
 		return fcntl(e->elf_fd, F_DUPFD_CLOEXEC, 3);
 	}
 	return -1;
 }
 
-static void image_cache_put(const struct image_key *k, int elf_fd, uint32_t flags, uint32_t version)
+static void image_cache_put(const struct image_key *k, int elf_fd, const struct ta_facts *facts,
+			    uint32_t version)
 {
 	struct image_entry *victim = &image_cache[0];
 
@@ -333,14 +334,14 @@ static void image_cache_put(const struct image_key *k, int elf_fd, uint32_t flag
 	if (victim->elf_fd >= 0)
 		close(victim->elf_fd);
 	victim->key = *k;
-	victim->flags = flags;
+	victim->facts = *facts;
 	victim->version = version;
 	victim->used = ++image_clock;
 	victim->elf_fd = fcntl(elf_fd, F_DUPFD_CLOEXEC, 3);
 }
 
 uint32_t supplicant_image_verify(struct core *c, const struct swtee_uuid *uuid, bool lib,
-				 int file_fd, int *elf_fd, uint32_t *flags)
+				 int file_fd, int *elf_fd, struct ta_facts *facts)
 {
 	const char *what = lib ? "TA library" : "TA";
 	struct image_key key;
@@ -352,20 +353,20 @@ uint32_t supplicant_image_verify(struct core *c, const struct swtee_uuid *uuid, 
 	uint32_t res = TEEC_ERROR_GENERIC;
 
 	*elf_fd = -1;
-	*flags = 0;
+	*facts = (struct ta_facts){0};
 	uuid_format(uuid, name);
 	keyed = image_key_of(file_fd, uuid, lib, &key);
 	if (keyed) {
 		uint32_t version = 0;
 
-		*elf_fd = image_cache_get(&key, flags, &version);
+		*elf_fd = image_cache_get(&key, facts, &version);
 		if (*elf_fd >= 0) {
 			/* A floor raised since, by another image of the UUID, holds here too. */
 			res = ta_version_accept(uuid, version, what);
 			if (res) {
 				close(*elf_fd);
 				*elf_fd = -1;
-				*flags = 0;
+				*facts = (struct ta_facts){0};
 			}
 			goto out;
 		}
@@ -388,11 +389,12 @@ uint32_t supplicant_image_verify(struct core *c, const struct swtee_uuid *uuid, 
 		res = TEEC_ERROR_OUT_OF_MEMORY;
 		goto out;
 	}
-	*flags = info.flags;
+	*facts = (struct ta_facts){
+	    .flags = info.flags, .stack_size = info.stack_size, .data_size = info.data_size};
 	if (keyed)
-		image_cache_put(&key, *elf_fd, info.flags, info.ta_version);
-	log_debug("%s %s: image verified (version %u, flags 0x%x)", what, name, info.ta_version,
-		  info.flags);
+		image_cache_put(&key, *elf_fd, facts, info.ta_version);
+	log_debug("%s %s: image verified (version %u, flags 0x%x, data size %u)", what, name,
+		  info.ta_version, info.flags, info.data_size);
 	res = TEEC_SUCCESS;
 out:
 	close(file_fd);

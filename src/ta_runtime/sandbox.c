@@ -41,11 +41,8 @@
 #include <unistd.h>
 
 #include "log.h"
+#include "proto.h"
 #include "runtime.h"
-
-/* Room for client shared memory mapped into the instance at once. */
-#define SHM_WINDOW (512ull * 1024 * 1024)
-#define RUNTIME_SLACK (64ull * 1024 * 1024)
 
 static void on_sigsys(int sig, siginfo_t *si, void *uc)
 {
@@ -440,7 +437,7 @@ const char *rt_sandbox_enter(uint32_t data_size, uint32_t stack_size)
 #ifndef SWTEE_SANITIZE
 	/* The sanitizers reserve terabytes of address space: no AS limit there. */
 	if (as)
-		limit(RLIMIT_AS, as + data_size + stack_size + SHM_WINDOW + RUNTIME_SLACK);
+		limit(RLIMIT_AS, as + data_size + stack_size + TA_SHM_WINDOW + TA_RUNTIME_SLACK);
 	/*
 	 * What the TA may commit: private memory (malloc, anonymous maps; the
 	 * client's shared memory and the TEE_Malloc heap are shared maps and not
@@ -450,8 +447,8 @@ const char *rt_sandbox_enter(uint32_t data_size, uint32_t stack_size)
 	 */
 	data = vm_status("VmData:");
 	if (data) {
-		limit(RLIMIT_DATA, data + data_size + RUNTIME_SLACK);
-		limit(RLIMIT_FSIZE, (rlim_t)data_size + RUNTIME_SLACK);
+		limit(RLIMIT_DATA, data + data_size + TA_RUNTIME_SLACK);
+		limit(RLIMIT_FSIZE, (rlim_t)data_size + TA_RUNTIME_SLACK);
 		signal(SIGXFSZ, SIG_IGN);
 	}
 #else

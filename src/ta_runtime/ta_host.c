@@ -64,7 +64,7 @@ static void report_exits(int zfd)
  * A new instance process, with the control socket ctl_fd and, as its
  * standard output and error, out_fd: the pipe the core logs as its own.
  */
-static void fork_instance(int zfd, int sfd, uint32_t tag, int ctl_fd, int out_fd)
+static void fork_instance(int zfd, int sfd, uint32_t tag, int ctl_fd, int out_fd, int cg_fd)
 {
 	uint8_t out[16];
 	struct buf_writer w;
@@ -73,6 +73,11 @@ static void fork_instance(int zfd, int sfd, uint32_t tag, int ctl_fd, int out_fd
 	int err = pid < 0 ? errno : 0;
 
 	if (pid == 0) {
+		/* Its memory cgroup first: nothing it does later escapes the limit. */
+		if (cg_fd >= 0 && write(cg_fd, "0", 1) != 1)
+			_exit(PROTO_ZYG_EXIT_NO_CGROUP);
+		if (cg_fd >= 0)
+			close(cg_fd);
 		close(zfd);
 		close(sfd);
 		if (dup2(out_fd, STDOUT_FILENO) < 0 || dup2(out_fd, STDERR_FILENO) < 0)
@@ -86,6 +91,8 @@ static void fork_instance(int zfd, int sfd, uint32_t tag, int ctl_fd, int out_fd
 	}
 	close(ctl_fd);
 	close(out_fd);
+	if (cg_fd >= 0)
+		close(cg_fd);
 	buf_writer_init(&w, out, sizeof(out));
 	buf_put_u32(&w, MSG_ZYG_FORKED);
 	buf_put_u32(&w, tag);
@@ -135,6 +142,7 @@ static int zygote(int zfd)
 		uint32_t tag = 0;
 		ssize_t n = 0;
 		int ctl = -1;
+		int out = -1;
 
 		if (poll(p, 2, -1) < 0) {
 			if (errno == EINTR)
@@ -156,12 +164,13 @@ static int zygote(int zfd)
 		buf_reader_init(&r, in, (size_t)n);
 		buf_get_u32(&r, &type);
 		buf_get_u32(&r, &tag);
-		if (!buf_done(&r) || type != MSG_ZYG_FORK || fds.n != 2) {
+		if (!buf_done(&r) || type != MSG_ZYG_FORK || fds.n < 2 || fds.n > 3) {
 			msg_fds_close(&fds);
 			continue;
 		}
 		ctl = msg_fds_take(&fds, 0);
-		fork_instance(zfd, sfd, tag, ctl, msg_fds_take(&fds, 1));
+		out = msg_fds_take(&fds, 1);
+		fork_instance(zfd, sfd, tag, ctl, out, fds.n == 3 ? msg_fds_take(&fds, 2) : -1);
 	}
 }
 

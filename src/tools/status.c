@@ -47,7 +47,8 @@ int swtee_status_main(int argc, char **argv)
 	struct buf_reader r;
 	struct msg_fds fds;
 	uint32_t type = 0;
-	uint32_t v[4] = {0};
+	uint32_t v[5] = {0};
+	bool has_memory = false;
 	ssize_t n = 0;
 	int fd = -1;
 
@@ -80,6 +81,8 @@ int swtee_status_main(int argc, char **argv)
 	buf_get_u32(&r, &type);
 	for (int i = 0; i < 4; i++)
 		buf_get_u32(&r, &v[i]);
+	/* ta_memory came later: a core without it says nothing of it. */
+	has_memory = buf_left(&r) > 0 && buf_get_u32(&r, &v[4]);
 	if (!buf_done(&r) || type != MSG_CORE_STATUS_RSP)
 		goto fail;
 	printf("socket:          %s\n", path);
@@ -87,6 +90,10 @@ int swtee_status_main(int argc, char **argv)
 	printf("sessions:        %u\n", v[1]);
 	printf("spare processes: %u\n", v[2]);
 	printf("tee-supplicant:  %s\n", v[3] ? "connected" : "not connected");
+	if (has_memory && v[4])
+		printf("TA memory:       one cgroup v%u per TA process\n", v[4]);
+	else if (has_memory)
+		printf("TA memory:       rlimits only (no cgroup the TEE may manage)\n");
 	close(fd);
 	return 0;
 fail:

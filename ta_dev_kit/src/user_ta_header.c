@@ -50,6 +50,13 @@ const struct ta_head ta_head TA_HEADER_EXPORT __attribute__((section(".ta_head")
     .depr_entry = UINT64_MAX,
 };
 
+/*
+ * TA_DATA_SIZE once more, where the core reads it without relocating the
+ * property table: it sizes the instance's memory cgroup before the TA runs.
+ */
+static const uint32_t ta_data_size_note __attribute__((section(".swtee.data_size"), used)) =
+    (TA_DATA_SIZE);
+
 static const bool prop_single_instance = (TA_FLAG_SINGLE_INSTANCE & (TA_FLAGS)) != 0;
 static const bool prop_multi_session = (TA_FLAG_MULTI_SESSION & (TA_FLAGS)) != 0;
 static const bool prop_keep_alive = (TA_FLAG_INSTANCE_KEEP_ALIVE & (TA_FLAGS)) != 0;

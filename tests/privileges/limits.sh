@@ -89,7 +89,35 @@ else
 			"$(once swtee-t-b commit 256 $how)"
 	done
 fi
+# Memory files: the rlimits bound each one, the instance's memory cgroup all
+# of them: TA_DATA_SIZE, stack, the shared-memory window and the slack, in
+# MiB (doubled and 1 GiB more for a sanitizer build's shadow).
+ta_memory=$("$run/build/bin/swtee" status | sed -n 's/^TA memory: *//p')
+cg=$(find /sys/fs/cgroup -maxdepth 6 -type d -name "swtee-$core" 2>/dev/null | head -1)
+if [ "${ta_memory#one cgroup}" = "$ta_memory" ] || [ -z "$cg" ]; then
+	echo "skip a TA holds memory files within its cgroup: $ta_memory"
+else
+	want=577
+	readelf -d "$BUILD/bin/swteed" | grep -q libasan && want=2178
+	hold h0 swtee-t-b hoard 0 1
+	limits=$(cat "$cg"/ta-*/memory.limit_in_bytes "$cg"/ta-*/memory.max 2>/dev/null |
+		awk '$1 != "max" && $1 < 2^60 { print int($1 / 1048576) }' | grep -cx "$want")
+	check "the TA of 1 MiB runs in a cgroup of its size, stack, window and slack" "^1$" "$limits"
+	eval "exec $fd_h0>&-"
+	# 48 files of 60 MiB: each within its 65 MiB rlimit, 2880 MiB in all.
+	verdict=$(once swtee-t-b hoard 48 60 | awk -v w=$want '
+		$3 == "ffff3024" || ($3 == "0" && $2 <= w) { print "bounded"; next }
+		{ print "not bounded: " $0 }')
+	check "a TA of 1 MiB holding 48 memory files of 60 MiB is stopped by its cgroup" \
+		"^bounded$" "$verdict"
+	check "the TEE serves the user next" "^commit 1 0$" "$(once swtee-t-b commit 8 malloc)"
+	sleep 0.5
+	procs=$("$run/build/bin/swtee" status | awk '/^TA instances|^spare/ { n += $NF } END { print n }')
+	check "every ended TA process's cgroup is removed" "^$procs$" \
+		"$(find "$cg" -mindepth 1 -maxdepth 1 -name 'ta-*' | wc -l)"
+fi
 stop_core
+check "the core's cgroup is removed when it stops" "^$" "$([ -n "$cg" ] && ls -d "$cg" 2>/dev/null)"
 
 start_core --max-clients-per-user 4 --max-sessions-per-client 3 --max-instances-per-user 3
 check "user a: 3 sessions on one connection, then TEEC_ERROR_BUSY" "^sessions 3 ffff000d$" \

@@ -13,6 +13,8 @@
  *   limits_client commit N malloc|mmap|memfd
  *                              the hostile TA commits N MiB that way: "got"
  *                              is 1 if it had it all
+ *   limits_client hoard N MIB  the hostile TA holds N memory files of MIB
+ *                              MiB each: "got" is the MiB it held
  * Prints "<mode> <how many it got> <the first refusal, hex, or 0>".
  */
 #include <stdbool.h>
@@ -98,7 +100,8 @@ static unsigned fanout(unsigned n, TEEC_Result *refusal)
 	return op.params[1].value.a;
 }
 
-static unsigned commit(unsigned mib, const char *how, TEEC_Result *refusal)
+/* The hostile TA's command cmd with value[0] = (a, b): its value[1].a. */
+static unsigned hostile_values(uint32_t cmd, uint32_t a, uint32_t b, TEEC_Result *refusal)
 {
 	static const TEEC_UUID hostile = TA_HOSTILE_UUID;
 	TEEC_Operation op;
@@ -111,10 +114,17 @@ static unsigned commit(unsigned mib, const char *how, TEEC_Result *refusal)
 		return 0;
 	memset(&op, 0, sizeof(op));
 	op.paramTypes = TEEC_PARAM_TYPES(TEEC_VALUE_INPUT, TEEC_VALUE_OUTPUT, TEEC_NONE, TEEC_NONE);
-	op.params[0].value.a = mib;
-	op.params[0].value.b = !strcmp(how, "malloc") ? 0 : !strcmp(how, "mmap") ? 1 : 2;
-	*refusal = TEEC_InvokeCommand(&sess[0], TA_HOSTILE_CMD_COMMIT, &op, &orig);
+	op.params[0].value.a = a;
+	op.params[0].value.b = b;
+	*refusal = TEEC_InvokeCommand(&sess[0], cmd, &op, &orig);
 	return *refusal ? 0 : op.params[1].value.a;
+}
+
+static unsigned commit(unsigned mib, const char *how, TEEC_Result *refusal)
+{
+	uint32_t way = !strcmp(how, "malloc") ? 0 : !strcmp(how, "mmap") ? 1 : 2;
+
+	return hostile_values(TA_HOSTILE_CMD_COMMIT, mib, way, refusal);
 }
 
 static unsigned stats(unsigned n, TEEC_Result *refusal)
@@ -147,16 +157,21 @@ int main(int argc, char **argv)
 	char c = 0;
 
 	bool commits = argc > 1 && !strcmp(argv[1], "commit");
+	bool hoards = argc > 1 && !strcmp(argv[1], "hoard");
 
 	if (argc < 3 || (n > MAX_HOLD && !commits) ||
-	    ((!strcmp(argv[1], "sessions") || commits) && argc != 4)) {
+	    ((!strcmp(argv[1], "sessions") || commits || hoards) && argc != 4)) {
 		fprintf(stderr,
 			"usage: limits_client conns|sessions|fanout|stats N [single|multi]\n"
-			"       limits_client commit MIB malloc|mmap|memfd\n");
+			"       limits_client commit MIB malloc|mmap|memfd\n"
+			"       limits_client hoard N MIB\n");
 		return 2;
 	}
 	if (commits)
 		got = commit(n, argv[3], &refusal);
+	else if (hoards)
+		got = hostile_values(TA_HOSTILE_CMD_HOARD, n, (uint32_t)strtoul(argv[3], NULL, 10),
+				     &refusal);
 	else if (!strcmp(argv[1], "conns"))
 		got = conns(n, &refusal);
 	else if (!strcmp(argv[1], "sessions"))

@@ -338,6 +338,7 @@ struct core_status {
 	uint32_t sessions;
 	uint32_t spares;
 	uint32_t supplicant;
+	uint32_t ta_memory;
 };
 
 /* Reads a MSG_CORE_STATUS_RSP from sock. */
@@ -359,6 +360,7 @@ static bool status_read(int sock, struct core_status *st, int timeout_ms)
 	buf_get_u32(&r, &st->sessions);
 	buf_get_u32(&r, &st->spares);
 	buf_get_u32(&r, &st->supplicant);
+	buf_get_u32(&r, &st->ta_memory);
 	return buf_done(&r) && type == MSG_CORE_STATUS_RSP;
 }
 

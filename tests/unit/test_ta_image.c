@@ -368,6 +368,59 @@ static void test_elf_head(void)
 	      "elf: why may be NULL");
 }
 
+/*
+ * The test ELF with its .rodata turned into TA_DATA_SIZE_SECTION: value in a
+ * section of type and size, after a section name table moved to the end.
+ */
+#define T_DATA_ELF_MAX (T_ELF_LEN + T_STR_LEN + sizeof(TA_DATA_SIZE_SECTION) + 8)
+static size_t elf_with_data_size(uint8_t out[T_DATA_ELF_MAX], uint32_t value, uint32_t type,
+				 uint64_t size)
+{
+	static const char name[] = TA_DATA_SIZE_SECTION;
+	size_t str = T_ELF_LEN;
+	size_t data = str + T_STR_LEN + sizeof(name);
+
+	elf_build(out, &uuid_y);
+	memcpy(out + str, out + T_STR_OFF, T_STR_LEN);
+	memcpy(out + str + T_STR_LEN, name, sizeof(name));
+	put64(out + T_SH(2) + 24, str);
+	put64(out + T_SH(2) + 32, T_STR_LEN + sizeof(name));
+	put32(out + T_SH(3), T_STR_LEN);
+	put32(out + T_SH(3) + 4, type);
+	put64(out + T_SH(3) + 24, data);
+	put64(out + T_SH(3) + 32, size);
+	put32(out + data, value);
+	return data + 4;
+}
+
+static void test_elf_data_size(void)
+{
+	uint8_t elf[T_DATA_ELF_MAX];
+	uint32_t ds = 7;
+	size_t len = 0;
+
+	elf_build(elf, &uuid_y);
+	check_rc(ta_elf_read_data_size(elf, T_ELF_LEN, &ds, why, sizeof(why)), TA_IMAGE_OK,
+		 "data size: none recorded");
+	check(ds == 0, "data size: none recorded reads as 0, got %u", ds);
+	len = elf_with_data_size(elf, 0x100000, SHT_PROGBITS, 4);
+	check_rc(ta_elf_read_data_size(elf, len, &ds, why, sizeof(why)), TA_IMAGE_OK,
+		 "data size: recorded");
+	check(ds == 0x100000, "data size: 1 MiB read, got %u", ds);
+	len = elf_with_data_size(elf, 0x100000, SHT_PROGBITS, 2);
+	check_rc(ta_elf_read_data_size(elf, len, &ds, why, sizeof(why)), TA_IMAGE_E_ELF,
+		 "data size: a 2-byte section");
+	len = elf_with_data_size(elf, 0x100000, SHT_NOBITS, 4);
+	check_rc(ta_elf_read_data_size(elf, len, &ds, why, sizeof(why)), TA_IMAGE_E_ELF,
+		 "data size: NOBITS");
+	len = elf_with_data_size(elf, 0x100000, SHT_PROGBITS, 4);
+	check_rc(ta_elf_read_data_size(elf, len - 2, &ds, why, sizeof(why)), TA_IMAGE_E_ELF,
+		 "data size: past the end of the ELF");
+	put64(elf + T_SH(3) + 24, UINT64_MAX - 1);
+	check_rc(ta_elf_read_data_size(elf, len, &ds, why, sizeof(why)), TA_IMAGE_E_ELF,
+		 "data size: offset + size overflows");
+}
+
 struct patch {
 	const char *name;
 	size_t off;
@@ -1325,6 +1378,7 @@ int main(void)
 	}
 
 	test_elf_head();
+	test_elf_data_size();
 	test_elf_refusals();
 	test_roundtrip(SHDR_ALGO_RSASSA_PSS_SHA256, "PSS round trip");
 	test_roundtrip(SHDR_ALGO_RSASSA_PKCS1_V1_5_SHA256, "PKCS#1 v1.5 round trip");

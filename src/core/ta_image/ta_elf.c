@@ -159,18 +159,19 @@ static bool section_bytes(const struct ta_elf *e, const struct ta_elf_section *s
 	return buf_get_sub(&r, out, (size_t)s->size);
 }
 
-static bool name_is_ta_head(const struct buf_reader *strtab, uint32_t name)
+static bool name_is(const struct buf_reader *strtab, uint32_t name, const char *want)
 {
-	static const char want[] = TA_HEAD_SECTION; /* with its NUL */
+	size_t n = strlen(want) + 1; /* with its NUL */
 	struct buf_reader r = *strtab;
 	const uint8_t *p = NULL;
 
 	buf_skip(&r, name);
-	return buf_get_ptr(&r, &p, sizeof(want)) && memcmp(p, want, sizeof(want)) == 0;
+	return buf_get_ptr(&r, &p, n) && memcmp(p, want, n) == 0;
 }
 
-static int ta_head_find(const struct ta_elf *e, struct ta_elf_section *head, char *why,
-			size_t whylen)
+/* The one section called want: 1 and *out, 0 if there is none, or an error. */
+static int section_find(const struct ta_elf *e, const char *want, struct ta_elf_section *out,
+			char *why, size_t whylen)
 {
 	int rc = TA_IMAGE_E_ELF;
 	struct ta_elf_section s = {0};
@@ -188,22 +189,57 @@ static int ta_head_find(const struct ta_elf *e, struct ta_elf_section *head, cha
 			ta_image_set_why(why, whylen, "section header %u out of bounds", i);
 			goto out;
 		}
-		if (!name_is_ta_head(&strtab, s.name))
+		if (!name_is(&strtab, s.name, want))
 			continue;
 		if (found) {
-			ta_image_set_why(why, whylen, "more than one " TA_HEAD_SECTION " section");
+			ta_image_set_why(why, whylen, "more than one %s section", want);
 			goto out;
 		}
 		found = true;
-		*head = s;
+		*out = s;
 	}
-	if (!found) {
-		ta_image_set_why(why, whylen, "no " TA_HEAD_SECTION " section");
-		goto out;
-	}
-	rc = TA_IMAGE_OK;
+	rc = found ? 1 : 0;
 out:
 	return rc;
+}
+
+static int ta_head_find(const struct ta_elf *e, struct ta_elf_section *head, char *why,
+			size_t whylen)
+{
+	int rc = section_find(e, TA_HEAD_SECTION, head, why, whylen);
+
+	if (rc == 0) {
+		ta_image_set_why(why, whylen, "no " TA_HEAD_SECTION " section");
+		rc = TA_IMAGE_E_ELF;
+	}
+	return rc < 0 ? rc : TA_IMAGE_OK;
+}
+
+int ta_elf_read_data_size(const uint8_t *elf, size_t len, uint32_t *data_size, char *why,
+			  size_t whylen)
+{
+	struct ta_elf e = {.p = elf, .len = len};
+	struct ta_elf_section s = {0};
+	struct buf_reader r = {0};
+	int rc = TA_IMAGE_E_ELF;
+
+	*data_size = 0;
+	rc = header_read(&e, why, whylen);
+	if (rc)
+		return rc;
+	rc = section_find(&e, TA_DATA_SIZE_SECTION, &s, why, whylen);
+	if (rc <= 0)
+		return rc;
+	if (s.type != SHT_PROGBITS || s.size != sizeof(uint32_t) || !section_bytes(&e, &s, &r) ||
+	    !buf_get_u32(&r, data_size)) {
+		ta_image_set_why(why, whylen,
+				 TA_DATA_SIZE_SECTION
+				 " is not one u32 inside the ELF (type %" PRIu32 ", %" PRIu64
+				 " bytes)",
+				 s.type, s.size);
+		return TA_IMAGE_E_ELF;
+	}
+	return TA_IMAGE_OK;
 }
 
 int ta_elf_read_head(const uint8_t *elf, size_t len, struct swtee_uuid *uuid, uint32_t *stack_size,

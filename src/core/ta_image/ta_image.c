@@ -716,6 +716,8 @@ static int image_head(const uint8_t *elf, size_t len, struct ta_image_info *res,
 	char s2[SWTEE_UUID_STR_LEN] = "";
 
 	rc = ta_elf_read_head(elf, len, &head, &res->stack_size, &res->flags, why, whylen);
+	if (!rc)
+		rc = ta_elf_read_data_size(elf, len, &res->data_size, why, whylen);
 	if (rc)
 		goto out;
 	rc = TA_IMAGE_E_UUID;

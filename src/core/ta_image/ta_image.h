@@ -35,6 +35,7 @@ struct ta_image_info {
 	uint32_t ta_version;
 	uint32_t flags;		    /* TA_FLAG_* from .ta_head */
 	uint32_t stack_size;	    /* from .ta_head */
+	uint32_t data_size;	    /* TA_DATA_SIZE_SECTION's, 0 if the ELF has none */
 	size_t elf_offset, elf_len; /* where the ELF lies inside the image */
 	uint32_t subkeys;	    /* subkey headers the image is signed through */
 };
@@ -122,6 +123,14 @@ int ta_subkey_next_uuid(const struct swtee_uuid *ns, const uint8_t *name, size_t
  */
 int ta_elf_check_lib(const uint8_t *elf, size_t len, const struct swtee_uuid *uuid, char *why,
 		     size_t whylen);
+
+/*
+ * The TA_DATA_SIZE the kit recorded in TA_DATA_SIZE_SECTION of elf[0..len):
+ * TA_IMAGE_OK with *data_size, 0 when there is no such section; an error
+ * when the ELF or that section is malformed.
+ */
+int ta_elf_read_data_size(const uint8_t *elf, size_t len, uint32_t *data_size, char *why,
+			  size_t whylen);
 
 /*
  * Reads the .ta_head section of the ELF64 shared object elf[0..len), which is

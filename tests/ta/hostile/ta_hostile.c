@@ -110,6 +110,30 @@ static bool commit(size_t n, uint32_t how)
 	return got;
 }
 
+/* TA_HOSTILE_CMD_HOARD: the descriptors stay open, so the instance holds it all. */
+static uint32_t hoard(uint32_t files, uint32_t mib)
+{
+	size_t n = (size_t)mib << 20;
+	uint32_t held = 0;
+
+	for (uint32_t i = 0; i < files; i++) {
+		int fd = memfd_create("hostile-hoard", MFD_CLOEXEC);
+		uint8_t *p = MAP_FAILED;
+
+		if (fd >= 0 && !ftruncate(fd, (off_t)n))
+			p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+		if (p == MAP_FAILED) {
+			if (fd >= 0)
+				close(fd);
+			break;
+		}
+		memset(p, 0x5a, n);
+		munmap(p, n);
+		held += mib;
+	}
+	return held;
+}
+
 TEE_Result TA_CreateEntryPoint(void)
 {
 	return TEE_SUCCESS;
@@ -225,6 +249,9 @@ TEE_Result TA_InvokeCommandEntryPoint(void *ctx, uint32_t cmd, uint32_t types,
 		return TEE_SUCCESS;
 	case TA_HOSTILE_CMD_COMMIT:
 		p[1].value.a = commit((size_t)p[0].value.a << 20, p[0].value.b);
+		return TEE_SUCCESS;
+	case TA_HOSTILE_CMD_HOARD:
+		p[1].value.a = hoard(p[0].value.a, p[0].value.b);
 		return TEE_SUCCESS;
 	case TA_HOSTILE_CMD_RAW_OPEN_TA:
 		return hostile_raw_open_ta(p);

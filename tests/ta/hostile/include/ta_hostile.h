@@ -72,6 +72,11 @@
  * value[0].b = the errno of creating a file in /tmp (0: it could).
  */
 #define TA_HOSTILE_CMD_CTOR_FILES 29
+/*
+ * Holds value[0].a memory files of value[0].b MiB each, every page written,
+ * each within the size limit of one file: value[1].a out = the MiB it holds.
+ */
+#define TA_HOSTILE_CMD_HOARD 30
 
 /*
  * Single-instance, multi-session, keep-alive builds of the hostile TA
