@@ -204,8 +204,10 @@ bool deadline_passed(const struct timespec *d, const struct timespec *now);
  * ta_memcg_init, before the zygote starts, finds the core's cgroup and
  * logs what it found; ta_memcg_version is then 1 or 2, or 0 (rlimits only).
  * ta_memcg_procs makes the cgroup of the process of fork tag tag and returns
- * its cgroup.procs, open for writing (-1 without cgroups); ta_memcg_limit
- * caps its memory (0, or -1 logged); ta_memcg_release removes it once its
+ * its cgroup.procs, open for writing (-1 without cgroups), capped as a TA
+ * whose data and stack fit one 64 MiB step; ta_memcg_budget is the cap of a
+ * TA (in those steps) and ta_memcg_limit sets it, when it differs (0, or -1
+ * logged); ta_memcg_release removes the cgroup once its
  * process has ended. ta_memcg_off gives cgroups up (a spare could not join).
  */
 void ta_memcg_init(void);

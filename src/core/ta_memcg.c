@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "log.h"
@@ -178,19 +179,19 @@ static DIR *dir_open(int parent, const char *name)
 	return d;
 }
 
-/* Removes dir's empty ta-* children, then dir: what a core that died left. */
-static void remove_tree(int parent, const char *name)
+/* Removes dir's empty ta-* children, then dir: 0, or -1 while a process is in one. */
+static int remove_tree(int parent, const char *name)
 {
 	DIR *d = dir_open(parent, name);
 	struct dirent *e = NULL;
 
 	if (!d)
-		return;
+		return errno == ENOENT ? 0 : -1;
 	while ((e = readdir(d)))
 		if (!strncmp(e->d_name, "ta-", 3))
 			unlinkat(dirfd(d), e->d_name, AT_REMOVEDIR);
 	closedir(d);
-	unlinkat(parent, name, AT_REMOVEDIR);
+	return unlinkat(parent, name, AT_REMOVEDIR) && errno != ENOENT ? -1 : 0;
 }
 
 /* The cgroups of cores no longer running (their pid is gone). */
@@ -305,6 +306,63 @@ static void tag_name(uint32_t tag, char *out, size_t n)
 	snprintf(out, n, "ta-%" PRIu32, tag);
 }
 
+/* Limits go in steps, so that most TAs need no write when they start. */
+#define BUDGET_STEP (64ull << 20)
+
+uint64_t ta_memcg_budget(uint32_t data_size, uint32_t stack_size)
+{
+	/* An image without the size (built before the kit recorded it): the most a TA declares. */
+	uint64_t data = data_size ? data_size : UINT32_MAX;
+	uint64_t budget = data + stack_size + TA_SHM_WINDOW + TA_RUNTIME_SLACK;
+
+	budget = (budget + BUDGET_STEP - 1) / BUDGET_STEP * BUDGET_STEP;
+#ifdef SWTEE_SANITIZE
+	/* The sanitizers' shadow and quarantine are charged too. */
+	budget = 2 * budget + (1ull << 30);
+#endif
+	return budget;
+}
+
+/* A spare's, before it has a TA: that of any TA whose data and stack fit one step. */
+static uint64_t spare_budget(void)
+{
+	return ta_memcg_budget(1, 0);
+}
+
+/*
+ * With swap, as much again at most in swap (v1's memsw counts both; best
+ * effort, as swap accounting may be off). v1 wants memory <= memsw at every
+ * step, so memsw is written on both sides of the memory limit: before, for
+ * a rise, and after, for a fall.
+ */
+static void swap_limit_set(const char *name, uint64_t bytes)
+{
+	char file[64], value[24];
+
+	snprintf(file, sizeof(file), "%s/%s", name,
+		 mc.version == 1 ? "memory.memsw.limit_in_bytes" : "memory.swap.max");
+	snprintf(value, sizeof(value), "%" PRIu64, mc.version == 1 ? 2 * bytes : bytes);
+	write_at(mc.dir, file, value);
+}
+
+static int limit_set(const char *name, uint64_t bytes)
+{
+	char file[64], value[24];
+	const char *limit = mc.version == 1 ? "memory.limit_in_bytes" : "memory.max";
+
+	snprintf(value, sizeof(value), "%" PRIu64, bytes);
+	snprintf(file, sizeof(file), "%s/%s", name, limit);
+	if (mc.version == 1)
+		swap_limit_set(name, bytes);
+	if (write_at(mc.dir, file, value)) {
+		log_error("cannot set the memory limit of a TA process (%s): %s", file,
+			  strerror(errno));
+		return -1;
+	}
+	swap_limit_set(name, bytes);
+	return 0;
+}
+
 int ta_memcg_procs(uint32_t tag)
 {
 	char name[24], procs[48];
@@ -313,54 +371,26 @@ int ta_memcg_procs(uint32_t tag)
 	if (mc.dir < 0)
 		return -1;
 	tag_name(tag, name, sizeof(name));
-	if (mkdirat(mc.dir, name, 0755) && errno != EEXIST) {
-		log_error("cannot create the cgroup of a TA process: %s", strerror(errno));
-		return -1;
-	}
 	snprintf(procs, sizeof(procs), "%s/cgroup.procs", name);
-	fd = openat(mc.dir, procs, O_WRONLY | O_CLOEXEC);
+	if ((!mkdirat(mc.dir, name, 0755) || errno == EEXIST) && !limit_set(name, spare_budget()))
+		fd = openat(mc.dir, procs, O_WRONLY | O_CLOEXEC);
 	if (fd < 0) {
-		log_error("cannot open the cgroup of a TA process: %s", strerror(errno));
+		log_error("cannot make the cgroup of a TA process: %s", strerror(errno));
 		unlinkat(mc.dir, name, AT_REMOVEDIR);
+		/* Never a spare in no cgroup while the others have one: all of them without. */
+		ta_memcg_off("a TA process could not have its cgroup");
 	}
 	return fd;
 }
 
-uint64_t ta_memcg_budget(uint32_t data_size, uint32_t stack_size)
-{
-	/* An image without the size (built before the kit recorded it): the most a TA declares. */
-	uint64_t data = data_size ? data_size : UINT32_MAX;
-	uint64_t budget = data + stack_size + TA_SHM_WINDOW + TA_RUNTIME_SLACK;
-
-#ifdef SWTEE_SANITIZE
-	/* The sanitizers' shadow and quarantine are charged too. */
-	budget = 2 * budget + (1ull << 30);
-#endif
-	return budget;
-}
-
 int ta_memcg_limit(uint32_t tag, uint64_t bytes)
 {
-	char name[24], file[64], value[24];
-	const char *limit = mc.version == 1 ? "memory.limit_in_bytes" : "memory.max";
+	char name[24];
 
-	if (mc.dir < 0)
+	if (mc.dir < 0 || bytes == spare_budget())
 		return 0;
 	tag_name(tag, name, sizeof(name));
-	snprintf(value, sizeof(value), "%" PRIu64, bytes);
-	snprintf(file, sizeof(file), "%s/%s", name, limit);
-	if (write_at(mc.dir, file, value)) {
-		log_error("cannot set the memory limit of a TA process (%s): %s", file,
-			  strerror(errno));
-		return -1;
-	}
-	/* With swap, the same again at most in swap; best effort (swap accounting may be off). */
-	snprintf(file, sizeof(file), "%s/%s", name,
-		 mc.version == 1 ? "memory.memsw.limit_in_bytes" : "memory.swap.max");
-	if (mc.version == 1)
-		snprintf(value, sizeof(value), "%" PRIu64, 2 * bytes);
-	write_at(mc.dir, file, value);
-	return 0;
+	return limit_set(name, bytes);
 }
 
 void ta_memcg_release(uint32_t tag)
@@ -374,12 +404,14 @@ void ta_memcg_release(uint32_t tag)
 		log_debug("cgroup %s stays: %s", name, strerror(errno));
 }
 
+/* The cgroups made so far stay until the core stops: their processes live on. */
 void ta_memcg_off(const char *why)
 {
 	if (mc.dir < 0)
 		return;
 	log_error("TA memory: rlimits only from now on: %s", why);
-	ta_memcg_fini();
+	close(mc.dir);
+	mc.dir = -1;
 }
 
 void ta_memcg_fini(void)
@@ -387,7 +419,12 @@ void ta_memcg_fini(void)
 	if (mc.dir >= 0) {
 		close(mc.dir);
 		mc.dir = -1;
-		remove_tree(mc.parent, mc.name);
+	}
+	if (mc.parent >= 0 && mc.name[0]) {
+		/* The TA processes were killed; the kernel takes a moment to end each. */
+		for (int i = 0; i < 100 && remove_tree(mc.parent, mc.name); i++)
+			nanosleep(&(struct timespec){.tv_nsec = 10 * 1000 * 1000}, NULL);
+		mc.name[0] = '\0';
 	}
 	if (mc.parent >= 0 && mc.core_name[0]) {
 		/* Back where the core was, so that its old cgroup may be removed after it. */
