@@ -120,6 +120,20 @@ else
 fi
 stop_core
 check "the core's cgroup is removed when it stops" "^$" "$([ -n "$cg" ] && ls -d "$cg" 2>/dev/null)"
+if [ -n "$cg" ]; then
+	# A core killed outright leaves its cgroups; the next core removes them.
+	start_core
+	once swtee-t-b conns 1 > /dev/null
+	dead=$(dirname "$cg")/swtee-$core
+	kill -9 "$core"
+	check "a core killed with SIGKILL leaves its cgroup" "^$dead$" "$(ls -d "$dead" 2>/dev/null)"
+	stop_core
+	sleep 0.5 # its zygote and spares end too
+	start_core
+	check "the next core removes the cgroup of the one that died" "^$" \
+		"$(ls -d "$dead" 2>/dev/null)"
+	stop_core
+fi
 
 start_core --max-clients-per-user 4 --max-sessions-per-client 3 --max-instances-per-user 3
 check "user a: 3 sessions on one connection, then TEEC_ERROR_BUSY" "^sessions 3 ffff000d$" \
