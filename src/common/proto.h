@@ -102,9 +102,11 @@ static inline size_t proto_bounce_span(size_t size)
 
 /* core -> TA instance */
 /*
- * MSG_CTL_LOAD: uuid[16] flags:u32 instance:u32 log_level:u32 nlibs:u32 and
- * nlibs library UUIDs [16], with the descriptors of the TA's verified ELF
- * and then of each library's, a library always after those it needs.
+ * MSG_CTL_LOAD: uuid[16] flags:u32 instance:u32 log_level:u32 memory:u64
+ * nlibs:u32 and nlibs library UUIDs [16], with the descriptors of the TA's
+ * verified ELF and then of each library's, a library always after those it
+ * needs. memory is the limit of the instance's memory cgroup, which the
+ * instance sets before it loads the TA (0: no cgroup).
  */
 #define MSG_CTL_LOAD 0x0301
 #define PROTO_LIBS_MAX (PROTO_FDS_MAX - 1)
@@ -181,14 +183,18 @@ static inline size_t proto_bounce_span(size_t size)
 
 /* core -> zygote */
 /*
- * [fds: its control socket, its stdout and stderr, and the cgroup.procs of
- * its memory cgroup when the core has one]. The new process joins that
- * cgroup first; if it cannot, it exits with PROTO_ZYG_EXIT_NO_CGROUP.
+ * [fds: its control socket, its stdout and stderr]. Where the core has TA
+ * cgroups, the zygote makes the new process's (ta-TAG) and the process joins
+ * it first; if it cannot, it exits with PROTO_ZYG_EXIT_NO_CGROUP and the
+ * core sends MSG_ZYG_NO_CGROUP: no more cgroups.
  */
-#define MSG_ZYG_FORK 0x0401 /* tag:u32 */
+#define MSG_ZYG_FORK 0x0401	 /* tag:u32 */
+#define MSG_ZYG_NO_CGROUP 0x0402 /* (none) */
 #define PROTO_ZYG_EXIT_NO_CGROUP 126
 /* zygote -> core */
-#define MSG_ZYG_FORKED 0x0481 /* tag:u32 pid:u32 (0: fork failed with errno:u32) errno:u32 */
+/* in_cgroup: 1 if the process has a memory cgroup of its own */
+#define MSG_ZYG_FORKED                                                                             \
+	0x0481 /* tag:u32 pid:u32 (0: fork failed with errno:u32) errno:u32 in_cgroup:u32 */
 #define MSG_ZYG_EXITED 0x0482 /* pid:u32 status:u32 (wait status) */
 
 /* core -> supplicant */

@@ -201,21 +201,20 @@ bool deadline_passed(const struct timespec *d, const struct timespec *now);
 
 /*
  * ta_memcg.c: one memory cgroup per TA process where the kernel allows it.
- * ta_memcg_init, before the zygote starts, finds the core's cgroup and
- * logs what it found; ta_memcg_version is then 1 or 2, or 0 (rlimits only).
- * ta_memcg_procs makes the cgroup of the process of fork tag tag and returns
- * its cgroup.procs, open for writing (-1 without cgroups), capped as a TA
- * whose data and stack fit one 64 MiB step; ta_memcg_budget is the cap of a
- * TA (in those steps) and ta_memcg_limit sets it, when it differs (0, or -1
- * logged); ta_memcg_release removes the cgroup once its
- * process has ended. ta_memcg_off gives cgroups up (a spare could not join).
+ * ta_memcg_init, before the zygote starts, finds the core's cgroup, makes
+ * the directory of TA cgroups in it (ta_memcg_dir, handed to the zygote,
+ * which does the rest: src/ta_runtime/memcg.c) and logs what it found;
+ * ta_memcg_version is then 1 or 2, or 0 (rlimits only). ta_memcg_budget is
+ * the cap of a TA's cgroup, in 64 MiB steps, and ta_memcg_spare_budget a
+ * spare's, which most TAs keep. ta_memcg_off gives cgroups up (a spare
+ * could not join its own); ta_memcg_fini removes them, once the TA
+ * processes have ended.
  */
 void ta_memcg_init(void);
 int ta_memcg_version(void);
-int ta_memcg_procs(uint32_t tag);
+int ta_memcg_dir(void);
 uint64_t ta_memcg_budget(uint32_t data_size, uint32_t stack_size);
-int ta_memcg_limit(uint32_t tag, uint64_t bytes);
-void ta_memcg_release(uint32_t tag);
+uint64_t ta_memcg_spare_budget(void);
 void ta_memcg_off(const char *why);
 void ta_memcg_fini(void);
 
@@ -255,6 +254,12 @@ uint32_t identity_for_login(const struct client_facts *facts, uint32_t login, ui
 /* instance.c: TA instances, spares and the zygote */
 int instance_zygote_start(struct core *c);
 void instance_zygote_readable(struct core *c);
+/*
+ * Asks the zygote for spares up to CORE_SPARES: from the event loop, once
+ * the requests at hand are answered (making one costs the core a cgroup
+ * and a few descriptors, which no open waits for).
+ */
+void instance_spares_fill(struct core *c);
 /* Returns false when the instance record was freed. */
 bool instance_readable(struct core *c, struct instance *in);
 struct instance *instance_by_id(struct core *c, uint32_t id);

@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -63,6 +64,8 @@ int instance_zygote_start(struct core *c)
 	if (pid == 0) {
 		int fd = dup(sv[1]); /* without close-on-exec */
 		int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+		int cg = ta_memcg_dir() >= 0 ? dup(ta_memcg_dir()) : -1;
+		char cgarg[3][24];
 
 		/*
 		 * No TA reads what is typed on the terminal that started the
@@ -73,7 +76,15 @@ int instance_zygote_start(struct core *c)
 			_exit(127);
 
 		snprintf(fdarg, sizeof(fdarg), "%d", fd);
-		execl(host, "swtee-ta-host", "--zygote", fdarg, (char *)NULL);
+		snprintf(cgarg[0], sizeof(cgarg[0]), "%d", cg);
+		snprintf(cgarg[1], sizeof(cgarg[1]), "%d", ta_memcg_version());
+		snprintf(cgarg[2], sizeof(cgarg[2]), "%" PRIu64, ta_memcg_spare_budget());
+		/* The zygote makes each TA process's cgroup in the core's (ta_memcg.c). */
+		if (cg >= 0)
+			execl(host, "swtee-ta-host", "--zygote", fdarg, cgarg[0], cgarg[1],
+			      cgarg[2], (char *)NULL);
+		else
+			execl(host, "swtee-ta-host", "--zygote", fdarg, (char *)NULL);
 		log_error("cannot run %s: %s", host, strerror(errno));
 		_exit(127);
 	}
@@ -92,7 +103,7 @@ static void spare_request(struct core *c)
 	uint8_t out[8];
 	struct buf_writer w;
 	int sv[2] = {-1, -1};
-	int give[3] = {-1, -1, -1};
+	int give[2] = {-1, -1};
 	struct spare *sp = NULL;
 
 	if (c->nspares >= CORE_SPARES || c->zygote.fd < 0)
@@ -111,25 +122,21 @@ static void spare_request(struct core *c)
 	sp->pid = 0;
 	give[0] = sv[1];
 	give[1] = ta_output_open(c, sp->fork_tag, "spare");
-	give[2] = ta_memcg_procs(sp->fork_tag);
 	buf_writer_init(&w, out, sizeof(out));
 	buf_put_u32(&w, MSG_ZYG_FORK);
 	buf_put_u32(&w, sp->fork_tag);
-	if (give[1] < 0 ||
-	    msg_send(c->zygote.fd, out, buf_written(&w), give, give[2] >= 0 ? 3 : 2)) {
+	if (give[1] < 0 || msg_send(c->zygote.fd, out, buf_written(&w), give, 2)) {
 		log_error("the zygote does not answer");
 		close(sv[0]);
-		ta_memcg_release(sp->fork_tag);
 	} else {
 		c->nspares++;
 	}
-	for (int i = 1; i < 3; i++)
-		if (give[i] >= 0)
-			close(give[i]);
+	if (give[1] >= 0)
+		close(give[1]);
 	close(sv[1]);
 }
 
-static void spares_fill(struct core *c)
+void instance_spares_fill(struct core *c)
 {
 	while (c->nspares < CORE_SPARES) {
 		size_t before = c->nspares;
@@ -171,6 +178,19 @@ static void describe_status(int status, char *out, size_t n)
 		snprintf(out, n, "ended (wait status 0x%x)", (unsigned int)status);
 }
 
+/* A spare could not join its cgroup: none from now on. */
+static void zygote_no_cgroups(struct core *c)
+{
+	uint8_t out[4];
+	struct buf_writer w;
+
+	ta_memcg_off("a TA process could not join its cgroup");
+	buf_writer_init(&w, out, sizeof(out));
+	buf_put_u32(&w, MSG_ZYG_NO_CGROUP);
+	if (c->zygote.fd >= 0)
+		msg_send(c->zygote.fd, out, buf_written(&w), NULL, 0);
+}
+
 void instance_zygote_readable(struct core *c)
 {
 	uint8_t in[64];
@@ -180,6 +200,7 @@ void instance_zygote_readable(struct core *c)
 	uint32_t a = 0;
 	uint32_t b = 0;
 	uint32_t err = 0;
+	uint32_t in_cgroup = 0;
 	ssize_t n = msg_recv(c->zygote.fd, in, sizeof(in), &fds);
 
 	if (n == -EAGAIN)
@@ -196,8 +217,10 @@ void instance_zygote_readable(struct core *c)
 	buf_get_u32(&r, &type);
 	buf_get_u32(&r, &a);
 	buf_get_u32(&r, &b);
-	if (type == MSG_ZYG_FORKED)
+	if (type == MSG_ZYG_FORKED) {
 		buf_get_u32(&r, &err);
+		buf_get_u32(&r, &in_cgroup);
+	}
 	if (!buf_done(&r))
 		return;
 	if (type == MSG_ZYG_FORKED) {
@@ -207,8 +230,8 @@ void instance_zygote_readable(struct core *c)
 			log_error("the TA zygote cannot fork: %s%s", strerror((int)err),
 				  err == EAGAIN ? " (the process limit of the core's user?)" : "");
 		c->fork_errno = b ? 0 : (int)err;
-		if (!b)
-			ta_memcg_release(a);
+		if (b && !in_cgroup && ta_memcg_version())
+			ta_memcg_off("the zygote could not make the cgroup of a TA process");
 
 		for (size_t i = 0; i < c->nspares; i++)
 			if (c->spares[i].fork_tag == a)
@@ -224,14 +247,14 @@ void instance_zygote_readable(struct core *c)
 			if (c->spares[i].pid != (pid_t)a)
 				continue;
 			/* No TA ran in a spare: this exit status is the runtime's own. */
-			if (WIFEXITED((int)b) && WEXITSTATUS((int)b) == PROTO_ZYG_EXIT_NO_CGROUP)
-				ta_memcg_off("a TA process could not join its cgroup");
-			ta_memcg_release(c->spares[i].fork_tag);
+			if (WIFEXITED((int)b) && WEXITSTATUS((int)b) == PROTO_ZYG_EXIT_NO_CGROUP &&
+			    ta_memcg_version())
+				zygote_no_cgroups(c);
 			close(c->spares[i].fd);
 			memmove(&c->spares[i], &c->spares[i + 1],
 				(c->nspares - i - 1) * sizeof(c->spares[0]));
 			c->nspares--;
-			spares_fill(c);
+			instance_spares_fill(c);
 			break;
 		}
 		describe_status((int)b, how, sizeof(how));
@@ -247,7 +270,6 @@ void instance_zygote_readable(struct core *c)
 				log_error("TA %s instance %u (pid %d) %s", name, inst->id, (int)a,
 					  how);
 			inst->exited = true;
-			ta_memcg_release(inst->fork_tag);
 			if (inst->gone)
 				instance_free(c, inst);
 		} else {
@@ -486,6 +508,8 @@ struct instance *instance_start(struct core *c, const struct swtee_uuid *uuid, i
 	buf_put_u32(&w, flags);
 	buf_put_u32(&w, in->id);
 	buf_put_u32(&w, (uint32_t)c->log_level);
+	buf_put_u64(&w,
+		    ta_memcg_version() ? ta_memcg_budget(facts->data_size, facts->stack_size) : 0);
 	buf_put_u32(&w, (uint32_t)libs->n);
 	for (size_t i = 0; i < libs->n; i++)
 		buf_put_bytes(&w, libs->uuid[i].b, sizeof(libs->uuid[i].b));
@@ -494,7 +518,8 @@ struct instance *instance_start(struct core *c, const struct swtee_uuid *uuid, i
 	 * died meanwhile (the OOM killer, an operator) is dropped for the next.
 	 */
 	for (int tries = 0;; tries++) {
-		spares_fill(c);
+		if (!c->nspares)
+			instance_spares_fill(c);
 		if (!c->nspares || tries > CORE_SPARES) {
 			if (c->zygote.fd < 0)
 				log_error("no TA process can be started: the TA zygote is gone");
@@ -512,10 +537,6 @@ struct instance *instance_start(struct core *c, const struct swtee_uuid *uuid, i
 		in->pid = c->spares[0].pid;
 		memmove(&c->spares[0], &c->spares[1], (c->nspares - 1) * sizeof(c->spares[0]));
 		c->nspares--;
-		/* Bounded before the TA's first instruction, its constructors' included. */
-		if (ta_memcg_limit(in->fork_tag,
-				   ta_memcg_budget(facts->data_size, facts->stack_size)))
-			ta_memcg_off("cannot set the memory limit of a TA process");
 		if (!msg_send(in->ep.fd, out, buf_written(&w), fds, 1 + libs->n)) {
 			ta_output_name(c, in->fork_tag, uuid);
 			break;
@@ -534,7 +555,6 @@ struct instance *instance_start(struct core *c, const struct swtee_uuid *uuid, i
 	c->instances = in;
 	*res = TEEC_SUCCESS;
 out:
-	spares_fill(c);
 	return in;
 }
 

@@ -468,6 +468,7 @@ static void run(struct core *c)
 		}
 		for (int i = 0; i < n; i++)
 			dispatch(c, ev[i].data.ptr);
+		instance_spares_fill(c);
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		open_tick(c, &now);
 		supplicant_tick(c, &now);

@@ -1,7 +1,7 @@
 /*
  * One memory cgroup for each TA process, where the kernel lets the core make
  * them: cgroup v1's memory hierarchy, or a v2 hierarchy with the memory
- * controller delegated to the core (swteed.service's Delegate=yes).
+ * controller delegated to the core (swteed.service's Delegate=memory).
  *
  * The rlimits the runtime sets bound an instance's private memory and the
  * size of each memory file, not how many memory files it holds. A cgroup
@@ -14,11 +14,14 @@
  *   swtee-core.PID/   v2 only: the core itself, out of the way of the rule that a
  *                     cgroup with processes hands no controller to its children
  *
- * A spare joins its cgroup (writes 0 to the cgroup.procs the zygote hands it)
- * before it runs anything else, and the core sets the limit from the TA's
- * signed TA_DATA_SIZE and stack before it sends the TA. Where none of this is
- * possible (not root, a v2 hierarchy without delegation) the rlimits are all
- * there is, and swtee status says so.
+ * The zygote makes ta-TAG for each spare (src/ta_runtime/memcg.c), as a
+ * cgroup operation may wait for the kernel for tens of milliseconds (a
+ * migration holds the cgroup lock through an RCU grace period) and the core
+ * waits for nobody. The spare joins it before it runs anything else, and
+ * sets the limit the core sends with the TA (from the TA's signed
+ * TA_DATA_SIZE and stack) before the TA's first instruction. Where none of
+ * this is possible (not root, a v2 hierarchy without delegation) the rlimits
+ * are all there is, and swtee status says so.
  */
 #include "core.h"
 
@@ -301,11 +304,6 @@ int ta_memcg_version(void)
 	return mc.dir >= 0 ? mc.version : 0;
 }
 
-static void tag_name(uint32_t tag, char *out, size_t n)
-{
-	snprintf(out, n, "ta-%" PRIu32, tag);
-}
-
 /* Limits go in steps, so that most TAs need no write when they start. */
 #define BUDGET_STEP (64ull << 20)
 
@@ -323,85 +321,14 @@ uint64_t ta_memcg_budget(uint32_t data_size, uint32_t stack_size)
 	return budget;
 }
 
-/* A spare's, before it has a TA: that of any TA whose data and stack fit one step. */
-static uint64_t spare_budget(void)
+uint64_t ta_memcg_spare_budget(void)
 {
 	return ta_memcg_budget(1, 0);
 }
 
-/*
- * With swap, as much again at most in swap (v1's memsw counts both; best
- * effort, as swap accounting may be off). v1 wants memory <= memsw at every
- * step, so memsw is written on both sides of the memory limit: before, for
- * a rise, and after, for a fall.
- */
-static void swap_limit_set(const char *name, uint64_t bytes)
+int ta_memcg_dir(void)
 {
-	char file[64], value[24];
-
-	snprintf(file, sizeof(file), "%s/%s", name,
-		 mc.version == 1 ? "memory.memsw.limit_in_bytes" : "memory.swap.max");
-	snprintf(value, sizeof(value), "%" PRIu64, mc.version == 1 ? 2 * bytes : bytes);
-	write_at(mc.dir, file, value);
-}
-
-static int limit_set(const char *name, uint64_t bytes)
-{
-	char file[64], value[24];
-	const char *limit = mc.version == 1 ? "memory.limit_in_bytes" : "memory.max";
-
-	snprintf(value, sizeof(value), "%" PRIu64, bytes);
-	snprintf(file, sizeof(file), "%s/%s", name, limit);
-	if (mc.version == 1)
-		swap_limit_set(name, bytes);
-	if (write_at(mc.dir, file, value)) {
-		log_error("cannot set the memory limit of a TA process (%s): %s", file,
-			  strerror(errno));
-		return -1;
-	}
-	swap_limit_set(name, bytes);
-	return 0;
-}
-
-int ta_memcg_procs(uint32_t tag)
-{
-	char name[24], procs[48];
-	int fd = -1;
-
-	if (mc.dir < 0)
-		return -1;
-	tag_name(tag, name, sizeof(name));
-	snprintf(procs, sizeof(procs), "%s/cgroup.procs", name);
-	if ((!mkdirat(mc.dir, name, 0755) || errno == EEXIST) && !limit_set(name, spare_budget()))
-		fd = openat(mc.dir, procs, O_WRONLY | O_CLOEXEC);
-	if (fd < 0) {
-		log_error("cannot make the cgroup of a TA process: %s", strerror(errno));
-		unlinkat(mc.dir, name, AT_REMOVEDIR);
-		/* Never a spare in no cgroup while the others have one: all of them without. */
-		ta_memcg_off("a TA process could not have its cgroup");
-	}
-	return fd;
-}
-
-int ta_memcg_limit(uint32_t tag, uint64_t bytes)
-{
-	char name[24];
-
-	if (mc.dir < 0 || bytes == spare_budget())
-		return 0;
-	tag_name(tag, name, sizeof(name));
-	return limit_set(name, bytes);
-}
-
-void ta_memcg_release(uint32_t tag)
-{
-	char name[24];
-
-	if (mc.dir < 0)
-		return;
-	tag_name(tag, name, sizeof(name));
-	if (unlinkat(mc.dir, name, AT_REMOVEDIR) && errno != ENOENT)
-		log_debug("cgroup %s stays: %s", name, strerror(errno));
+	return mc.dir;
 }
 
 /* The cgroups made so far stay until the core stops: their processes live on. */

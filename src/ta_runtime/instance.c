@@ -145,6 +145,7 @@ static void wait_load(void)
 	uint32_t type = 0;
 	uint32_t level = 0;
 	uint32_t nlibs = 0;
+	uint64_t memory = 0;
 	const char *err = NULL;
 	int elf_fd = -1;
 	ssize_t n = msg_recv(rt.ctl_fd, in, sizeof(in), &fds);
@@ -157,18 +158,22 @@ static void wait_load(void)
 	buf_get_u32(&r, &rt.flags);
 	buf_get_u32(&r, &rt.instance_id);
 	buf_get_u32(&r, &level);
+	buf_get_u64(&r, &memory);
 	buf_get_u32(&r, &nlibs);
 	for (uint32_t i = 0; i < nlibs && i < PROTO_LIBS_MAX; i++)
 		buf_get_bytes(&r, libs[i].b, sizeof(libs[i].b));
 	if (!buf_done(&r) || type != MSG_CTL_LOAD || nlibs > PROTO_LIBS_MAX || fds.n != 1 + nlibs)
 		rt_exit(71);
 	uuid_format(&rt.uuid, rt.uuid_str);
+	/* The TA's memory limit before any of its code: its constructors too. */
+	err = rt_memcg_limit(memory);
 	elf_fd = msg_fds_take(&fds, 0);
-	if (rt_builtin_load(elf_fd, nlibs, (int)level)) /* a pseudo-TA: pta_client.c */
+	if (!err && rt_builtin_load(elf_fd, nlibs, (int)level)) /* a pseudo-TA: pta_client.c */
 		return;
 	for (uint32_t i = 0; i < nlibs; i++)
 		lib_fd[i] = msg_fds_take(&fds, 1 + i);
-	err = rt_libs_prepare(&elf_fd, libs, lib_fd, nlibs);
+	if (!err)
+		err = rt_libs_prepare(&elf_fd, libs, lib_fd, nlibs);
 	if (err) {
 		log_init("", (int)level);
 		rt.load_error = err;

@@ -52,6 +52,7 @@ static void report_exits(int zfd)
 		uint8_t out[12];
 		struct buf_writer w;
 
+		rt_memcg_reaped(pid);
 		buf_writer_init(&w, out, sizeof(out));
 		buf_put_u32(&w, MSG_ZYG_EXITED);
 		buf_put_u32(&w, (uint32_t)pid);
@@ -64,20 +65,24 @@ static void report_exits(int zfd)
  * A new instance process, with the control socket ctl_fd and, as its
  * standard output and error, out_fd: the pipe the core logs as its own.
  */
-static void fork_instance(int zfd, int sfd, uint32_t tag, int ctl_fd, int out_fd, int cg_fd)
+static void fork_instance(int zfd, int sfd, uint32_t tag, int ctl_fd, int out_fd)
 {
-	uint8_t out[16];
+	uint8_t out[20];
 	struct buf_writer w;
 	sigset_t none;
-	pid_t pid = fork();
-	int err = pid < 0 ? errno : 0;
+	struct rt_memcg_spare sp;
+	int in_cgroup = rt_memcg_spare(tag, &sp);
+	pid_t pid = 0;
+	int err = 0;
 
+	/* Never a spare without a cgroup while the others have one: all without. */
+	if (in_cgroup < 0)
+		rt_memcg_off();
+	pid = fork();
+	err = pid < 0 ? errno : 0;
 	if (pid == 0) {
 		/* Its memory cgroup first: nothing it does later escapes the limit. */
-		if (cg_fd >= 0 && write(cg_fd, "0", 1) != 1)
-			_exit(PROTO_ZYG_EXIT_NO_CGROUP);
-		if (cg_fd >= 0)
-			close(cg_fd);
+		rt_memcg_join(&sp);
 		close(zfd);
 		close(sfd);
 		if (dup2(out_fd, STDOUT_FILENO) < 0 || dup2(out_fd, STDERR_FILENO) < 0)
@@ -91,13 +96,15 @@ static void fork_instance(int zfd, int sfd, uint32_t tag, int ctl_fd, int out_fd
 	}
 	close(ctl_fd);
 	close(out_fd);
-	if (cg_fd >= 0)
-		close(cg_fd);
+	rt_memcg_spare_close(&sp);
+	if (in_cgroup == 1 && (pid < 0 || rt_memcg_forked(pid, tag)))
+		rt_memcg_discard(tag); /* (a cgroup with a process stays till the core stops) */
 	buf_writer_init(&w, out, sizeof(out));
 	buf_put_u32(&w, MSG_ZYG_FORKED);
 	buf_put_u32(&w, tag);
 	buf_put_u32(&w, pid < 0 ? 0 : (uint32_t)pid);
 	buf_put_u32(&w, (uint32_t)err);
+	buf_put_u32(&w, pid > 0 && in_cgroup == 1);
 	msg_send(zfd, out, buf_written(&w), NULL, 0);
 }
 
@@ -164,14 +171,33 @@ static int zygote(int zfd)
 		buf_reader_init(&r, in, (size_t)n);
 		buf_get_u32(&r, &type);
 		buf_get_u32(&r, &tag);
-		if (!buf_done(&r) || type != MSG_ZYG_FORK || fds.n < 2 || fds.n > 3) {
+		if (type == MSG_ZYG_NO_CGROUP) {
+			rt_memcg_off();
+			msg_fds_close(&fds);
+			continue;
+		}
+		if (!buf_done(&r) || type != MSG_ZYG_FORK || fds.n != 2) {
 			msg_fds_close(&fds);
 			continue;
 		}
 		ctl = msg_fds_take(&fds, 0);
 		out = msg_fds_take(&fds, 1);
-		fork_instance(zfd, sfd, tag, ctl, out, fds.n == 3 ? msg_fds_take(&fds, 2) : -1);
+		fork_instance(zfd, sfd, tag, ctl, out);
 	}
+}
+
+/* The core's directory of TA cgroups, their version and a spare's limit, as numbers. */
+static int zygote_cgroups(char **args)
+{
+	char *end[3] = {NULL, NULL, NULL};
+	long dir = strtol(args[0], &end[0], 10);
+	long version = strtol(args[1], &end[1], 10);
+	unsigned long long limit = strtoull(args[2], &end[2], 10);
+
+	if (*end[0] || *end[1] || *end[2] || dir < 0 || dir > 1024 ||
+	    fcntl((int)dir, F_SETFD, FD_CLOEXEC))
+		return -1;
+	return rt_memcg_init((int)dir, (int)version, limit);
 }
 
 int main(int argc, char **argv)
@@ -182,12 +208,15 @@ int main(int argc, char **argv)
 	log_init("", LOG_LVL_INFO); /* the core names the lines of this process */
 	if (argc > 1 && !strcmp(argv[1], "--instance"))
 		return rt_debug_instance_main(argc, argv);
-	if (argc != 3 || strcmp(argv[1], "--zygote") != 0) {
+	/* --zygote FD [CGROUP-DIR-FD VERSION SPARE-LIMIT] */
+	if ((argc != 3 && argc != 6) || strcmp(argv[1], "--zygote") != 0) {
 		fprintf(stderr, "swtee-ta-host is started by swteed, not by hand\n");
 		return 2;
 	}
 	fd = strtol(argv[2], &end, 10);
 	if (*end || fd < 0 || fd > 1024)
+		return 2;
+	if (argc == 6 && zygote_cgroups(argv + 3))
 		return 2;
 	return zygote((int)fd);
 }
