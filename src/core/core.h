@@ -210,7 +210,7 @@ bool deadline_passed(const struct timespec *d, const struct timespec *now);
  * could not join its own); ta_memcg_fini removes them, once the TA
  * processes have ended.
  */
-void ta_memcg_init(void);
+void ta_memcg_init(bool off);
 int ta_memcg_version(void);
 int ta_memcg_dir(void);
 uint64_t ta_memcg_budget(uint32_t data_size, uint32_t stack_size);

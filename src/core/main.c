@@ -129,6 +129,9 @@ static void usage(FILE *f)
 	    "                                TA to TA included (default 512)\n"
 	    "      --max-opens-per-user N    session opens of one user in progress, those\n"
 	    "                                of clients gone included (default 256)\n"
+	    "      --no-ta-cgroups           no memory cgroup per TA process, rlimits only\n"
+	    "                                (each costs a session open a cgroup migration;\n"
+	    "                                docs/security.md)\n"
 	    "      --ready-fd N              write a line to descriptor N once listening\n"
 	    "  -v, --verbose                 more log (repeat for debug)\n"
 	    "  -q, --quiet                   errors only\n"
@@ -228,6 +231,7 @@ static const struct option opts[] = {
     {"max-sessions-per-client", required_argument, NULL, 'E'},
     {"max-instances-per-user", required_argument, NULL, 'I'},
     {"max-opens-per-user", required_argument, NULL, 'O'},
+    {"no-ta-cgroups", no_argument, NULL, 'G'},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -246,6 +250,7 @@ struct core_args {
 	const char *socket_policy;
 	const char *key_dir;
 	bool allow_rollback;
+	bool no_cgroups;
 };
 
 /* One option into a or the core's limits: -1 to go on, else main's exit code. */
@@ -288,6 +293,9 @@ static int take_option(struct core *c, struct core_args *a, int opt)
 		break;
 	case 'K':
 		a->key_dir = optarg;
+		break;
+	case 'G':
+		a->no_cgroups = true;
 		break;
 	case 'C':
 	case 'E':
@@ -433,7 +441,7 @@ static int open_endpoints(struct core *c, const struct core_args *a, const sigse
 /* The zygote, then the sandbox, then the readiness line to whoever started us. */
 static int start(struct core *c, const struct core_args *a)
 {
-	ta_memcg_init();
+	ta_memcg_init(a->no_cgroups);
 	if (instance_zygote_start(c)) {
 		log_error("cannot start the TA zygote");
 		return -1;

@@ -284,9 +284,11 @@ static const char *setup(void)
 	return NULL;
 }
 
-void ta_memcg_init(void)
+void ta_memcg_init(bool off)
 {
-	const char *why = getenv("SWTEE_NO_TA_CGROUPS") ? "SWTEE_NO_TA_CGROUPS is set" : setup();
+	const char *why = off				  ? "--no-ta-cgroups"
+			  : getenv("SWTEE_NO_TA_CGROUPS") ? "SWTEE_NO_TA_CGROUPS is set"
+							  : setup();
 
 	if (!why) {
 		log_info("TA memory: one cgroup v%d per TA process (TA_DATA_SIZE, stack and "
