@@ -133,6 +133,13 @@ if [ -n "$cg" ]; then
 	check "the next core removes the cgroup of the one that died" "^$" \
 		"$(ls -d "$dead" 2>/dev/null)"
 	stop_core
+	# Without them, the attack above succeeds.
+	start_core --no-ta-cgroups
+	check "swteed --no-ta-cgroups: rlimits only" "^TA memory: +rlimits only" \
+		"$("$run/build/bin/swtee" status | grep '^TA memory')"
+	check "and a TA of 1 MiB then holds all 2880 MiB of its memory files" "^hoard 2880 0$" \
+		"$(once swtee-t-b hoard 48 60)"
+	stop_core
 fi
 
 start_core --max-clients-per-user 4 --max-sessions-per-client 3 --max-instances-per-user 3
