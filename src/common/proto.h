@@ -179,7 +179,15 @@ static inline size_t proto_bounce_span(size_t size)
 #define MSG_CTL_STATS 0x0395	 /* (none) */
 #define MSG_CTL_STATS_RSP 0x0315 /* result:u32 count:u32 {uuid[16] sessions:u32}[count] */
 #define PROTO_STATS_TAS_MAX 128
-#define PROTO_STATS_ENTRY_LEN 20 /* uuid[16] sessions:u32 */
+
+/*
+ * The secure-storage TA-management pseudo-TA's install: a signed TA image,
+ * which the core verifies as a load does and keeps in the secure dir. Only
+ * an instance of that pseudo-TA may ask.
+ */
+#define MSG_CTL_TA_INSTALL 0x0396     /* [fd: a memfd holding the image] */
+#define MSG_CTL_TA_INSTALL_RSP 0x0316 /* result:u32 */
+#define PROTO_STATS_ENTRY_LEN 20      /* uuid[16] sessions:u32 */
 
 /* core -> zygote */
 /*

@@ -79,6 +79,20 @@ struct session_ref {
 	struct session_ref *next;
 };
 
+/* The largest TA image the core reads, from the supplicant or an install. */
+#define TA_IMAGE_MAX (64u * 1024 * 1024)
+
+/*
+ * ta_store.c: TAs installed into the secure dir (the secure-storage TA
+ * management pseudo-TA). ta_store_open is the installed image of uuid,
+ * read-only, or -1; ta_store_request answers MSG_CTL_TA_INSTALL.
+ */
+int ta_store_open(const struct swtee_uuid *uuid);
+struct core;
+struct instance;
+void ta_store_request(struct core *c, struct instance *in, struct buf_reader *r,
+		      const struct msg_fds *fds);
+
 /* What the core keeps of a verified TA image besides its ELF. */
 struct ta_facts {
 	uint32_t flags;	     /* TA_FLAG_* from .ta_head */

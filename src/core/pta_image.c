@@ -1,5 +1,6 @@
 /* Built-in pseudo-TA images (pta_image.h). */
 #include <pta_invoke_tests.h>
+#include <pta_secstor_ta_mgmt.h>
 #include <pta_stats.h>
 
 #include "core.h"
@@ -16,6 +17,7 @@ struct pta_uuid {
 static const struct pta_uuid builtins[] = {
     PTA_INVOKE_TESTS_UUID,
     STATS_UUID,
+    PTA_SECSTOR_TA_MGMT_UUID,
 };
 
 static void builtin_uuid(size_t i, struct swtee_uuid *u)
@@ -30,6 +32,15 @@ bool pta_is_stats(const struct swtee_uuid *uuid)
 	struct swtee_uuid b;
 
 	uuid_from_fields(&b, stats.time_low, stats.time_mid, stats.time_hi, stats.node);
+	return uuid_equal(uuid, &b);
+}
+
+bool pta_is_secstor(const struct swtee_uuid *uuid)
+{
+	static const struct pta_uuid secstor = PTA_SECSTOR_TA_MGMT_UUID;
+	struct swtee_uuid b;
+
+	uuid_from_fields(&b, secstor.time_low, secstor.time_mid, secstor.time_hi, secstor.node);
 	return uuid_equal(uuid, &b);
 }
 

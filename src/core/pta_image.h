@@ -1,6 +1,6 @@
 /*
  * The pseudo-TAs a client application opens at OP-TEE's UUIDs (invoke-tests,
- * stats): built-in images, started as TA instances like any other, whose
+ * stats, secure-storage TA management): built-in images, started as TA instances like any other, whose
  * runtime serves their commands (src/ta_runtime/pta_client.c). They never
  * come from the TA path: no TA file can take one of their UUIDs.
  */
@@ -20,8 +20,9 @@
  */
 struct ta_facts;
 bool pta_image(const struct swtee_uuid *uuid, int *elf_fd, struct ta_facts *facts);
-/* Is uuid the stats pseudo-TA's? */
+/* Is uuid the stats pseudo-TA's? The secure-storage TA management one's? */
 bool pta_is_stats(const struct swtee_uuid *uuid);
+bool pta_is_secstor(const struct swtee_uuid *uuid);
 
 struct core;
 struct instance;

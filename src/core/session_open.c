@@ -245,6 +245,9 @@ static void image_arrived(struct core *c, struct open_req *o, uint32_t res, int 
 		finish(c, o, TEEC_ERROR_COMMUNICATION, -1, 0);
 		return;
 	}
+	/* Not on the TA path: installed into the secure dir, perhaps (ta_store.c). */
+	if (res == TEEC_ERROR_ITEM_NOT_FOUND && !lib && (file_fd = ta_store_open(&o->uuid)) >= 0)
+		res = TEEC_SUCCESS;
 	if (res == TEEC_ERROR_ITEM_NOT_FOUND) {
 		uuid_format(&o->uuid, name);
 		if (lib)

@@ -23,7 +23,6 @@
 #include "ta_image.h"
 #include "ta_version.h"
 
-#define TA_IMAGE_MAX (64u * 1024 * 1024)
 
 /*
  * The one supplicant connection. Until its hello arrives it is not

@@ -22,10 +22,12 @@
 #include <unistd.h>
 
 #include <pta_invoke_tests.h>
+#include <pta_secstor_ta_mgmt.h>
 #include <pta_stats.h>
 #include <user_ta_header.h>
 
 #include "log.h"
+#include "memfd.h"
 #include "pta_client.h"
 #include "runtime.h"
 
@@ -224,9 +226,49 @@ static TEE_Result stats_invoke(uint32_t cmd, uint32_t types, TEE_Param p[TEE_NUM
 	}
 }
 
+/*
+ * The secure-storage TA management pseudo-TA (pta_secstor_ta_mgmt.h):
+ * BOOTSTRAP hands the signed image in memref[0] to the core, which verifies
+ * and keeps it (src/core/ta_store.c): TEE_ERROR_SECURITY for an image it
+ * refuses, TEE_ERROR_ACCESS_DENIED for a user other than root or the TEE's.
+ */
+static TEE_Result secstor_invoke(uint32_t cmd, uint32_t types, TEE_Param p[TEE_NUM_PARAMS])
+{
+	static const uint32_t req = MSG_CTL_TA_INSTALL;
+	uint8_t in[8];
+	struct buf_reader r;
+	struct msg_fds fds;
+	uint32_t type = 0;
+	uint32_t res = TEE_ERROR_COMMUNICATION;
+	ssize_t len = 0;
+	int fd = -1;
+
+	if (cmd != PTA_SECSTOR_TA_MGMT_BOOTSTRAP)
+		return TEE_ERROR_NOT_SUPPORTED;
+	if (types != TEE_PARAM_TYPES(TEE_PARAM_TYPE_MEMREF_INPUT, TEE_PARAM_TYPE_NONE,
+				     TEE_PARAM_TYPE_NONE, TEE_PARAM_TYPE_NONE) ||
+	    !p[0].memref.buffer || !p[0].memref.size)
+		return TEE_ERROR_BAD_PARAMETERS;
+	fd = memfd_new_sealed("ta-install", p[0].memref.size);
+	if (fd < 0 ||
+	    pwrite(fd, p[0].memref.buffer, p[0].memref.size, 0) != (ssize_t)p[0].memref.size) {
+		if (fd >= 0)
+			close(fd);
+		return TEE_ERROR_OUT_OF_MEMORY;
+	}
+	len = rt_ctl_call_fd(&req, sizeof(req), fd, MSG_CTL_TA_INSTALL_RSP, in, sizeof(in), &fds);
+	close(fd);
+	msg_fds_close(&fds);
+	buf_reader_init(&r, in, len > 0 ? (size_t)len : 0);
+	buf_get_u32(&r, &type);
+	buf_get_u32(&r, &res);
+	return buf_done(&r) ? res : TEE_ERROR_COMMUNICATION;
+}
+
 static const struct builtin builtins[] = {
     {.uuid = PTA_INVOKE_TESTS_UUID, .name = "invoke-tests", .invoke = invoke_tests},
     {.uuid = STATS_UUID, .name = "stats", .invoke = stats_invoke},
+    {.uuid = PTA_SECSTOR_TA_MGMT_UUID, .name = "secstor-ta-mgmt", .invoke = secstor_invoke},
 };
 
 static const struct builtin *serving;

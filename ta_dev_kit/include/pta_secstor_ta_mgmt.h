@@ -3,10 +3,11 @@
  * image into secure storage (xtest --install-ta, and 1008's "load corrupt
  * TA", which submits tampered images through it).
  *
- * swtee has no pseudo TAs and loads TAs only from the TA directories, each
- * image verified at every load: a session to this UUID fails with
- * TEEC_ERROR_ITEM_NOT_FOUND. swtee's own tests of tampered images run
- * against the loader (docs/security.md).
+ * swtee verifies the image as a load does (signature, key scope, version
+ * floor: TEEC_ERROR_SECURITY, TEEC_ERROR_ACCESS_CONFLICT) and keeps it in
+ * its secure dir, from which a TA absent from the TA path loads, verified
+ * again. Only root and the TEE's own user may install
+ * (TEEC_ERROR_ACCESS_DENIED otherwise).
  */
 #ifndef PTA_SECSTOR_TA_MGMT_H
 #define PTA_SECSTOR_TA_MGMT_H

@@ -45,4 +45,7 @@ void xtest_teec_ctx_deinit(void);
 TEEC_Result xtest_teec_open_session(TEEC_Session *session, const TEEC_UUID *uuid,
 				    TEEC_Operation *op, uint32_t *ret_orig);
 
+/* xtest --install-ta (regression_1000_install.c). */
+int install_ta_runner_cmd_parser(int argc, char *argv[]);
+
 #endif

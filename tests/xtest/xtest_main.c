@@ -30,7 +30,6 @@ static const char *const xtest_absent_suites[] = {"gp", "pkcs11", "ffa_spmc"};
 
 /* OP-TEE applets that need OP-TEE internals (PTAs, SDP, PKCS#11). */
 static const char *const xtest_absent_applets[] = {
-    "--install-ta",
     "--sdp-basic",
     "--stats",
     "--clear-storage",
@@ -60,6 +59,7 @@ __attribute__((weak)) int asym_perf_runner_cmd_parser(int argc, char *argv[])
 }
 
 static const struct xtest_applet xtest_applets[] = {
+    {"--install-ta", install_ta_runner_cmd_parser},
     {"--aes-perf", aes_perf_runner_cmd_parser},
     {"--hash-perf", hash_perf_runner_cmd_parser},
     {"--sha-perf", hash_perf_runner_cmd_parser}, /* OP-TEE's older name */
@@ -92,6 +92,7 @@ static void xtest_usage(FILE *out, const char *prog)
 		"  --aes-perf [-h]    AES/SM4 cipher performance\n"
 		"  --hash-perf [-h]   hash performance (--sha-perf is an alias)\n"
 		"  --asym-perf [-h]   asymmetric crypto performance\n"
+		"  --install-ta DIR|FILE...  signed TA images into the TEE's secure dir\n"
 		"\n"
 		"Exit status is 0 when no test case failed. Run against a private TEE with:\n"
 		"  swtee run -- %s ...\n",
