@@ -52,10 +52,14 @@ check "altered in the secure dir, it is refused at load: TEEC_ERROR_SECURITY" \
 check "the log says why" "image hash mismatch" "$(cat "$run/core.log")"
 if [ "$(id -u)" = 0 ]; then
 	id swtee-t-a > /dev/null 2>&1 || useradd -M -N -g nogroup -s /usr/sbin/nologin swtee-t-a
-	chmod -R a+rX "$BUILD/bin" "$BUILD/lib" 2>/dev/null
+	# A copy the other user can reach: the build tree may be private.
+	mkdir -p "$run/build/bin"
+	cp "$BUILD/bin/xtest" "$run/build/bin/"
+	cp -r "$BUILD/lib" "$run/build/"
+	chmod -R a+rX "$run/build"
 	out=$(setpriv --reuid=swtee-t-a --regid=nogroup --init-groups \
-		env LD_LIBRARY_PATH="$BUILD/lib" "$BUILD/bin/xtest" --install-ta \
-		"$BUILD/lib/swtee/ta/$basic.ta" 2>&1)
+		env LD_LIBRARY_PATH="$run/build/lib" "$run/build/bin/xtest" --install-ta \
+		"$run/build/lib/swtee/ta/$basic.ta" 2>&1)
 	check "another user's install is refused: TEEC_ERROR_ACCESS_DENIED" "0xffff0001" "$out"
 	check "the log names the user" "refused to user $(id -u swtee-t-a)" "$(cat "$run/core.log")"
 else
