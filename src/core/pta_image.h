@@ -1,8 +1,9 @@
 /*
  * The pseudo-TAs a client application opens at OP-TEE's UUIDs (invoke-tests,
- * stats, secure-storage TA management): built-in images, started as TA instances like any other, whose
- * runtime serves their commands (src/ta_runtime/pta_client.c). They never
- * come from the TA path: no TA file can take one of their UUIDs.
+ * stats, secure-storage TA management): built-in images, started as TA
+ * instances like any other, whose runtime serves their commands
+ * (src/ta_runtime/pta_client.c). They never come from the TA path: no TA
+ * file can take one of their UUIDs.
  */
 #ifndef SWTEE_CORE_PTA_IMAGE_H
 #define SWTEE_CORE_PTA_IMAGE_H

@@ -23,7 +23,6 @@
 #include "ta_image.h"
 #include "ta_version.h"
 
-
 /*
  * The one supplicant connection. Until its hello arrives it is not
  * c->supplicant; a peer that never says hello is dropped at its deadline.
