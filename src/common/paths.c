@@ -1,6 +1,7 @@
 #include "paths.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,4 +85,38 @@ int paths_mkdir_p(const char *dir, unsigned int mode)
 int paths_join(char *out, size_t n, const char *dir, const char *name)
 {
 	return fits(snprintf(out, n, "%s/%s", dir, name), n);
+}
+
+int paths_replace_file(const char *dir, const char *name, const void *p, size_t len)
+{
+	char path[SWTEE_PATH_MAX];
+	char tmp[SWTEE_PATH_MAX];
+	int fd = -1;
+	int dfd = -1;
+	int rc = -1;
+	int err = 0;
+
+	if (paths_join(path, sizeof(path), dir, name) ||
+	    fits(snprintf(tmp, sizeof(tmp), "%s.new", path), sizeof(tmp))) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	unlink(tmp);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd < 0 || write(fd, p, len) != (ssize_t)len || fsync(fd) || rename(tmp, path))
+		goto out;
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0 || fsync(dfd))
+		goto out;
+	rc = 0;
+out:
+	err = errno;
+	if (fd >= 0)
+		close(fd);
+	if (dfd >= 0)
+		close(dfd);
+	if (rc && fd >= 0)
+		unlink(tmp);
+	errno = err;
+	return rc;
 }

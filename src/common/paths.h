@@ -23,6 +23,14 @@ SWTEE_MUST_CHECK int paths_exe_dir(char *out, size_t n);
 SWTEE_MUST_CHECK int paths_sibling(const char *rel, char *out, size_t n);
 /* out = dir/name. Returns 0, or -1 when it does not fit. */
 SWTEE_MUST_CHECK int paths_join(char *out, size_t n, const char *dir, const char *name);
+/*
+ * dir/name holds p[0..len) or what it held before, whatever happens meanwhile:
+ * written to dir/name.new (mode 0600, never through a link), synced,
+ * renamed over dir/name, and dir synced. Returns 0, or -1 with errno (the
+ * .new file removed).
+ */
+SWTEE_MUST_CHECK int paths_replace_file(const char *dir, const char *name, const void *p,
+					size_t len);
 /* Creates dir and its missing parents with mode (existing ones are kept). */
 SWTEE_MUST_CHECK int paths_mkdir_p(const char *dir, unsigned int mode);
 

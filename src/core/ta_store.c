@@ -27,23 +27,19 @@
 
 #define STORE_DIR "tas"
 
-static int store_path(const struct swtee_uuid *uuid, const char *suffix, char *out, size_t n)
+/* The store's directory in the secure dir: 0, or -1 without one. */
+static int store_dir(char *out, size_t n)
 {
-	char name[SWTEE_UUID_STR_LEN + 16];
-	char dir[SWTEE_PATH_MAX];
-
-	uuid_format(uuid, name);
-	strcat(name, suffix);
-	if (!keys_secure_dir() || paths_join(dir, sizeof(dir), keys_secure_dir(), STORE_DIR))
-		return -1;
-	return paths_join(out, n, dir, name);
+	return keys_secure_dir() ? paths_join(out, n, keys_secure_dir(), STORE_DIR) : -1;
 }
 
 int ta_store_open(const struct swtee_uuid *uuid)
 {
-	char path[SWTEE_PATH_MAX];
+	char dir[SWTEE_PATH_MAX], path[SWTEE_PATH_MAX], name[SWTEE_UUID_STR_LEN];
 
-	if (store_path(uuid, ".ta", path, sizeof(path)))
+	uuid_format(uuid, name);
+	if (store_dir(dir, sizeof(dir)) ||
+	    snprintf(path, sizeof(path), "%s/%s.ta", dir, name) >= (int)sizeof(path))
 		return -1;
 	return open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
 }
@@ -68,34 +64,17 @@ static uint8_t *image_read(int fd, size_t *len)
 /* img[0..len) as tas/<uuid>.ta: aside, synced, renamed. */
 static uint32_t image_store(const struct swtee_uuid *uuid, const uint8_t *img, size_t len)
 {
-	char dir[SWTEE_PATH_MAX], path[SWTEE_PATH_MAX], tmp[SWTEE_PATH_MAX];
-	int fd = -1;
-	uint32_t res = TEEC_ERROR_STORAGE_NO_SPACE;
+	char dir[SWTEE_PATH_MAX], id[SWTEE_UUID_STR_LEN], name[SWTEE_UUID_STR_LEN + 8];
 
-	if (paths_join(dir, sizeof(dir), keys_secure_dir(), STORE_DIR) ||
-	    store_path(uuid, ".ta", path, sizeof(path)) ||
-	    store_path(uuid, ".ta.new", tmp, sizeof(tmp)))
+	uuid_format(uuid, id);
+	snprintf(name, sizeof(name), "%s.ta", id);
+	if (store_dir(dir, sizeof(dir)))
 		return TEEC_ERROR_OUT_OF_MEMORY;
-	if (mkdir(dir, 0700) && errno != EEXIST)
-		goto fail;
-	unlink(tmp);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
-	if (fd < 0 || write(fd, img, len) != (ssize_t)len || fsync(fd) || rename(tmp, path))
-		goto fail;
-	close(fd);
-	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd >= 0) {
-		fsync(fd);
-		close(fd);
+	if ((mkdir(dir, 0700) && errno != EEXIST) || paths_replace_file(dir, name, img, len)) {
+		log_error("cannot store an installed TA in %s: %s", dir, strerror(errno));
+		return TEEC_ERROR_STORAGE_NO_SPACE;
 	}
 	return TEEC_SUCCESS;
-fail:
-	log_error("cannot store an installed TA in %s: %s", dir, strerror(errno));
-	if (fd >= 0) {
-		close(fd);
-		unlink(tmp);
-	}
-	return res;
 }
 
 /* Verified as a load verifies it, then stored: TEEC_SUCCESS or why not, logged. */

@@ -119,19 +119,14 @@ out:
 /* Writes t[0..n) as the new file: aside, synced, renamed. 0 or -1 with errno. */
 static int tv_store(const struct tv_entry *t, size_t n)
 {
-	char path[SWTEE_PATH_MAX];
-	char tmp[SWTEE_PATH_MAX];
 	size_t len = TV_HEAD + n * TV_ENTRY + STOR_HASH;
 	uint8_t *buf = malloc(len);
 	struct buf_writer w;
-	int fd = -1;
-	int dfd = -1;
 	int rc = -1;
 
-	if (!buf || tv_path(TV_FILE, path, sizeof(path)) ||
-	    tv_path(TV_FILE ".new", tmp, sizeof(tmp))) {
+	if (!buf) {
 		errno = ENOMEM;
-		goto out;
+		return -1;
 	}
 	buf_writer_init(&w, buf, len);
 	buf_put_u32(&w, TV_MAGIC);
@@ -142,25 +137,7 @@ static int tv_store(const struct tv_entry *t, size_t n)
 		buf_put_u32(&w, t[i].version);
 	}
 	keys_rpmb_mac(buf, len - STOR_HASH, buf + len - STOR_HASH);
-	unlink(tmp);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
-	if (fd < 0 || write(fd, buf, len) != (ssize_t)len || fsync(fd) || rename(tmp, path))
-		goto out;
-	dfd = open(keys_secure_dir(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd < 0 || fsync(dfd))
-		goto out;
-	rc = 0;
-out:
-	if (fd >= 0) {
-		int e = errno;
-
-		close(fd);
-		if (rc)
-			unlink(tmp);
-		errno = e;
-	}
-	if (dfd >= 0)
-		close(dfd);
+	rc = paths_replace_file(keys_secure_dir(), TV_FILE, buf, len);
 	free(buf);
 	return rc;
 }

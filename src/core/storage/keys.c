@@ -30,6 +30,7 @@
 #include "secure.h"
 
 #define HUK_LEN 32
+#define HUK_FILE "huk"
 
 static uint8_t *ssk;
 static uint8_t *rpmb_key;
@@ -155,36 +156,12 @@ static int read_huk(const char *path, uint8_t huk[HUK_LEN])
 /* A new HUK, durable before it is used: written aside, synced, renamed. */
 static int make_huk(const char *dir, const char *path, uint8_t huk[HUK_LEN])
 {
-	char tmp[SWTEE_PATH_MAX];
-	int fd = -1;
-	int dfd = -1;
-	int rc = -1;
-
-	if (paths_join(tmp, sizeof(tmp), dir, "huk.new") || crypt_random(huk, HUK_LEN))
-		return -1;
-	unlink(tmp);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	if (fd < 0)
-		goto out;
-	if (write(fd, huk, HUK_LEN) != HUK_LEN || fsync(fd))
-		goto out;
-	if (rename(tmp, path))
-		goto out;
-	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd < 0 || fsync(dfd))
-		goto out;
-	log_info("made a new hardware unique key in %s", path);
-	rc = 0;
-out:
-	if (rc)
+	if (crypt_random(huk, HUK_LEN) || paths_replace_file(dir, HUK_FILE, huk, HUK_LEN)) {
 		log_error("cannot make the hardware unique key %s: %s", path, strerror(errno));
-	if (fd >= 0)
-		close(fd);
-	if (dfd >= 0)
-		close(dfd);
-	if (rc)
-		unlink(tmp);
-	return rc;
+		return -1;
+	}
+	log_info("made a new hardware unique key in %s", path);
+	return 0;
 }
 
 int keys_init(const char *dir)
@@ -196,7 +173,7 @@ int keys_init(const char *dir)
 	int r = 0;
 
 	if (snprintf(secure_dir, sizeof(secure_dir), "%s", dir) >= (int)sizeof(secure_dir) ||
-	    paths_join(path, sizeof(path), dir, "huk") ||
+	    paths_join(path, sizeof(path), dir, HUK_FILE) ||
 	    paths_join(rpmb_dir, sizeof(rpmb_dir), dir, "rpmb"))
 		return -1;
 	if (paths_mkdir_p(dir, 0700) || paths_mkdir_p(rpmb_dir, 0700)) {
