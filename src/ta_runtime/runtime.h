@@ -162,23 +162,25 @@ const char *rt_sandbox_files(void);
 /*
  * memcg.c: the memory cgroup of each TA process. In the zygote:
  * rt_memcg_init with the core's directory of TA cgroups (-1: none);
- * rt_memcg_spare makes ta-TAG for the next spare (1, or 0 without cgroups,
- * or -1 logged); rt_memcg_forked and rt_memcg_reaped track it, the latter
- * removing it; rt_memcg_off gives cgroups up. In the new process:
+ * rt_memcg_spare gives the next spare a cgroup, ta-ID (1, or 0 without
+ * cgroups, or -1 logged): an idle one, or ta-TAG made for it;
+ * rt_memcg_forked and rt_memcg_reaped track it, the latter keeping it idle
+ * or removing it, as rt_memcg_discard does; rt_memcg_off gives cgroups up. In the new process:
  * rt_memcg_join first thing (it exits PROTO_ZYG_EXIT_NO_CGROUP if it
  * cannot), and rt_memcg_limit with the core's limit for its TA before the
  * TA is loaded (NULL, or why not).
  */
 struct rt_memcg_spare {
+	uint32_t id;
 	int procs_fd, limit_fd, swap_fd;
 };
 int rt_memcg_init(int dir, int version, uint64_t spare_limit);
 int rt_memcg_spare(uint32_t tag, struct rt_memcg_spare *sp);
 void rt_memcg_spare_close(struct rt_memcg_spare *sp);
 void rt_memcg_join(struct rt_memcg_spare *sp);
-int rt_memcg_forked(pid_t pid, uint32_t tag);
+int rt_memcg_forked(pid_t pid, uint32_t id);
 void rt_memcg_reaped(pid_t pid);
-void rt_memcg_discard(uint32_t tag);
+void rt_memcg_discard(uint32_t id);
 void rt_memcg_off(void);
 const char *rt_memcg_limit(uint64_t bytes);
 

@@ -97,8 +97,8 @@ static void fork_instance(int zfd, int sfd, uint32_t tag, int ctl_fd, int out_fd
 	close(ctl_fd);
 	close(out_fd);
 	rt_memcg_spare_close(&sp);
-	if (in_cgroup == 1 && (pid < 0 || rt_memcg_forked(pid, tag)))
-		rt_memcg_discard(tag); /* (a cgroup with a process stays till the core stops) */
+	if (in_cgroup == 1 && (pid < 0 || rt_memcg_forked(pid, sp.id)))
+		rt_memcg_discard(sp.id); /* (a cgroup with a process stays till the core stops) */
 	buf_writer_init(&w, out, sizeof(out));
 	buf_put_u32(&w, MSG_ZYG_FORKED);
 	buf_put_u32(&w, tag);

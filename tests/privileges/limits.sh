@@ -115,9 +115,23 @@ else
 		"^bounded$" "$verdict"
 	check "the TEE serves the user next" "^commit 1 0$" "$(once swtee-t-b commit 8 malloc)"
 	sleep 0.5
+	# An ended process's cgroup is removed, or kept empty (at most 4 of
+	# them, none holding memory) with the spares' limit for a later spare.
 	procs=$("$run/build/bin/swtee" status | awk '/^TA instances|^spare/ { n += $NF } END { print n }')
-	check "every ended TA process's cgroup is removed" "^$procs$" \
-		"$(find "$cg" -mindepth 1 -maxdepth 1 -name 'ta-*' | wc -l)"
+	held=0 idle=0 idle_bad=""
+	for d in "$cg"/ta-*; do
+		if [ -n "$(cat "$d/cgroup.procs")" ]; then
+			held=$((held + 1))
+			continue
+		fi
+		idle=$((idle + 1))
+		bytes=$(cat "$d/memory.usage_in_bytes" "$d/memory.current" 2>/dev/null | head -1)
+		limit=$(cat "$d/memory.limit_in_bytes" "$d/memory.max" 2>/dev/null | head -1)
+		[ "$bytes" -le $((4 << 20)) ] && [ $((limit >> 20)) = "$want" ] ||
+			idle_bad="$idle_bad ${d##*/}:$bytes:$limit"
+	done
+	check "each live TA process has its own cgroup" "^$procs$" "$held"
+	check "at most 4 ended processes' cgroups are kept, empty" "^[0-4] ok$" "$idle ${idle_bad:-ok}"
 fi
 stop_core
 check "the core's cgroup is removed when it stops" "^$" "$([ -n "$cg" ] && ls -d "$cg" 2>/dev/null)"
