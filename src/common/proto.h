@@ -189,6 +189,24 @@ static inline size_t proto_bounce_span(size_t size)
 #define MSG_CTL_TA_INSTALL_RSP 0x0316 /* result:u32 */
 #define PROTO_STATS_ENTRY_LEN 20      /* uuid[16] sessions:u32 */
 
+/*
+ * The attestation pseudo-TA's measurements, which only the core can make;
+ * it signs them itself. PROTO_ATTEST_TEE: SHA-256 over the read-only
+ * segments of the core's executable as mapped. PROTO_ATTEST_TA_IMAGE: the
+ * signed header digest of the TA image for uuid, verified as a load
+ * verifies it. PROTO_ATTEST_TA_MEMORY: the measure of the TA instance that
+ * opened the session id on the asker (the SHA-256 of the signed header
+ * digests of its TA and libraries, in load order); TEE_ERROR_ACCESS_DENIED
+ * when a client application opened it. The digest follows only on success.
+ * Only an instance of that pseudo-TA may ask.
+ */
+#define MSG_CTL_ATTEST 0x0397	  /* what:u32, then uuid[16] or session:u32 or nothing */
+#define MSG_CTL_ATTEST_RSP 0x0317 /* result:u32 [digest[32]] */
+#define PROTO_ATTEST_TEE 1
+#define PROTO_ATTEST_TA_IMAGE 2
+#define PROTO_ATTEST_TA_MEMORY 3
+#define PROTO_ATTEST_DIGEST_LEN 32
+
 /* core -> zygote */
 /*
  * [fds: its control socket, its stdout and stderr]. Where the core has TA

@@ -95,9 +95,10 @@ void ta_store_request(struct core *c, struct instance *in, struct buf_reader *r,
 
 /* What the core keeps of a verified TA image besides its ELF. */
 struct ta_facts {
-	uint32_t flags;	     /* TA_FLAG_* from .ta_head */
-	uint32_t stack_size; /* from .ta_head */
-	uint32_t data_size;  /* TA_DATA_SIZE, 0 when the image does not say */
+	uint32_t flags;				 /* TA_FLAG_* from .ta_head */
+	uint32_t stack_size;			 /* from .ta_head */
+	uint32_t data_size;			 /* TA_DATA_SIZE, 0 when the image does not say */
+	uint8_t digest[PROTO_ATTEST_DIGEST_LEN]; /* its signed header's SHA-256 */
 };
 
 struct instance {
@@ -107,7 +108,9 @@ struct instance {
 	pid_t pid; /* 0 until the zygote reports it */
 	struct swtee_uuid uuid;
 	uint32_t flags; /* TA_FLAG_* from the verified image */
-	uid_t uid;	/* the user it counts against: its first client's, TA to TA too */
+	/* SHA-256 of the signed header digests of its TA and libraries, as loaded */
+	uint8_t measure[PROTO_ATTEST_DIGEST_LEN];
+	uid_t uid; /* the user it counts against: its first client's, TA to TA too */
 	uint32_t nsessions;
 	struct session_ref *sessions;
 	bool destroying; /* out of every lookup: no new session goes here */
@@ -425,13 +428,15 @@ void open_fini(struct core *c);
 /* ta_libs.c: the verified TA libraries of a TA, each after those it needs. */
 struct ta_libs {
 	struct swtee_uuid uuid[PROTO_LIBS_MAX];
-	int fd[PROTO_LIBS_MAX]; /* sealed memfds of their ELF */
+	int fd[PROTO_LIBS_MAX];					 /* sealed memfds of their ELF */
+	uint8_t digest[PROTO_LIBS_MAX][PROTO_ATTEST_DIGEST_LEN]; /* their signed headers' */
 	size_t n;
 };
 
 struct lib_frame {
 	int fd; /* the ELF whose needs these are; -1 once handed on */
 	struct swtee_uuid uuid;
+	uint8_t digest[PROTO_ATTEST_DIGEST_LEN];
 	struct swtee_uuid need[ELF_DYN_NEEDED_MAX]; /* its DT_NEEDED that name TA libraries */
 	int n;
 	int next; /* the first of need[] not yet listed */
@@ -459,9 +464,11 @@ uint32_t ta_libs_begin(struct lib_walk *w, const struct swtee_uuid *ta, int elf_
 enum lib_walk_next ta_libs_next(struct lib_walk *w, struct swtee_uuid *want, uint32_t *res);
 /*
  * The library the last LIB_WALK_NEED named, verified, on lib_fd (taken, also
- * on failure). Returns 0 or a TEEC_ERROR_*; then ta_libs_next again.
+ * on failure), with its signed header's digest. Returns 0 or a TEEC_ERROR_*;
+ * then ta_libs_next again.
  */
-uint32_t ta_libs_push(struct lib_walk *w, int lib_fd);
+uint32_t ta_libs_push(struct lib_walk *w, int lib_fd,
+		      const uint8_t digest[PROTO_ATTEST_DIGEST_LEN]);
 /* Closes what the walk holds, w->libs included. */
 void ta_libs_abandon(struct lib_walk *w);
 void ta_libs_close(struct ta_libs *l);

@@ -1,4 +1,5 @@
 /* Built-in pseudo-TA images (pta_image.h). */
+#include <pta_attestation.h>
 #include <pta_invoke_tests.h>
 #include <pta_secstor_ta_mgmt.h>
 #include <pta_stats.h>
@@ -18,6 +19,7 @@ static const struct pta_uuid builtins[] = {
     PTA_INVOKE_TESTS_UUID,
     STATS_UUID,
     PTA_SECSTOR_TA_MGMT_UUID,
+    PTA_ATTESTATION_UUID,
 };
 
 static void builtin_uuid(size_t i, struct swtee_uuid *u)
@@ -41,6 +43,16 @@ bool pta_is_secstor(const struct swtee_uuid *uuid)
 	struct swtee_uuid b;
 
 	uuid_from_fields(&b, secstor.time_low, secstor.time_mid, secstor.time_hi, secstor.node);
+	return uuid_equal(uuid, &b);
+}
+
+bool pta_is_attestation(const struct swtee_uuid *uuid)
+{
+	static const struct pta_uuid attestation = PTA_ATTESTATION_UUID;
+	struct swtee_uuid b;
+
+	uuid_from_fields(&b, attestation.time_low, attestation.time_mid, attestation.time_hi,
+			 attestation.node);
 	return uuid_equal(uuid, &b);
 }
 

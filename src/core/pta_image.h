@@ -1,6 +1,6 @@
 /*
  * The pseudo-TAs a client application opens at OP-TEE's UUIDs (invoke-tests,
- * stats, secure-storage TA management): built-in images, started as TA
+ * stats, secure-storage TA management, attestation): built-in images, started as TA
  * instances like any other, whose runtime serves their commands
  * (src/ta_runtime/pta_client.c). They never come from the TA path: no TA
  * file can take one of their UUIDs.
@@ -21,9 +21,10 @@
  */
 struct ta_facts;
 bool pta_image(const struct swtee_uuid *uuid, int *elf_fd, struct ta_facts *facts);
-/* Is uuid the stats pseudo-TA's? The secure-storage TA management one's? */
+/* Is uuid the stats pseudo-TA's? The secure-storage TA management one's? Attestation's? */
 bool pta_is_stats(const struct swtee_uuid *uuid);
 bool pta_is_secstor(const struct swtee_uuid *uuid);
+bool pta_is_attestation(const struct swtee_uuid *uuid);
 
 struct core;
 struct instance;
@@ -36,5 +37,17 @@ struct msg_fds;
  */
 void pta_stats_request(struct core *c, struct instance *in, struct buf_reader *r,
 		       const struct msg_fds *fds);
+
+/*
+ * pta_attest.c: MSG_CTL_ATTEST from instance in, answered now or, for a TA
+ * image, once the supplicant has handed it over: pta_attest_image_arrived
+ * takes the supplicant's answer to request req if it was one of these;
+ * pta_attest_supplicant_gone fails those waiting. An instance that is no
+ * attestation pseudo-TA, or a request that does not parse, is killed.
+ */
+void pta_attest_request(struct core *c, struct instance *in, struct buf_reader *r,
+			const struct msg_fds *fds);
+bool pta_attest_image_arrived(struct core *c, uint32_t req, uint32_t res, struct msg_fds *fds);
+void pta_attest_supplicant_gone(struct core *c);
 
 #endif /* SWTEE_CORE_PTA_IMAGE_H */

@@ -263,7 +263,7 @@ static void image_arrived(struct core *c, struct open_req *o, uint32_t res, int 
 		return;
 	}
 	if (lib) {
-		res = ta_libs_push(&o->walk, elf_fd);
+		res = ta_libs_push(&o->walk, elf_fd, facts.digest);
 	} else {
 		o->elf_fd = elf_fd;
 		o->facts = facts;

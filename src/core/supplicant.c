@@ -20,6 +20,7 @@
 #include "log.h"
 #include "msg.h"
 #include "proto.h"
+#include "pta_image.h"
 #include "ta_image.h"
 #include "ta_version.h"
 
@@ -107,6 +108,7 @@ void supplicant_fail(struct core *c, const char *why)
 	close(supp_ep.fd);
 	supp_ep.fd = -1;
 	open_supplicant_gone(c);
+	pta_attest_supplicant_gone(c);
 }
 
 void supplicant_tick(struct core *c, const struct timespec *now)
@@ -132,7 +134,7 @@ static bool load_reply(struct core *c, const uint8_t *in, size_t n, struct msg_f
 		return false;
 	if (res != TEEC_SUCCESS)
 		res = res == TEEC_ERROR_ITEM_NOT_FOUND ? res : TEEC_ERROR_COMMUNICATION;
-	return open_image_arrived(c, req, res, fds);
+	return open_image_arrived(c, req, res, fds) || pta_attest_image_arrived(c, req, res, fds);
 }
 
 void supplicant_readable(struct core *c)
@@ -389,6 +391,7 @@ uint32_t supplicant_image_verify(struct core *c, const struct swtee_uuid *uuid, 
 	}
 	*facts = (struct ta_facts){
 	    .flags = info.flags, .stack_size = info.stack_size, .data_size = info.data_size};
+	memcpy(facts->digest, info.digest, sizeof(facts->digest));
 	if (keyed)
 		image_cache_put(&key, *elf_fd, facts, info.ta_version);
 	log_debug("%s %s: image verified (version %u, flags 0x%x, data size %u)", what, name,

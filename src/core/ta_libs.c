@@ -10,6 +10,7 @@
  * supplicant as an event (session_open.c), so the walk stops at every
  * library it needs and goes on when that library has been verified.
  */
+#include <string.h>
 #include <unistd.h>
 
 #include <tee_client_api.h>
@@ -101,19 +102,21 @@ enum lib_walk_next ta_libs_next(struct lib_walk *w, struct swtee_uuid *want, uin
 			return LIB_WALK_DONE;
 		/* Everything f needs is listed: f follows it. */
 		w->libs.uuid[w->libs.n] = f->uuid;
+		memcpy(w->libs.digest[w->libs.n], f->digest, sizeof(f->digest));
 		w->libs.fd[w->libs.n++] = f->fd;
 		f->fd = -1;
 		w->depth--;
 	}
 }
 
-uint32_t ta_libs_push(struct lib_walk *w, int lib_fd)
+uint32_t ta_libs_push(struct lib_walk *w, int lib_fd, const uint8_t digest[PROTO_ATTEST_DIGEST_LEN])
 {
 	struct lib_frame *parent = &w->frame[w->depth];
 	struct lib_frame *f = &w->frame[w->depth + 1];
 	uint32_t res = 0;
 
 	f->fd = lib_fd;
+	memcpy(f->digest, digest, sizeof(f->digest));
 	f->uuid = parent->need[parent->next++];
 	res = frame_read(w, f);
 	if (res) {

@@ -139,6 +139,9 @@ void ta_request_dispatch(struct core *c, struct instance *in, uint32_t type, str
 	case MSG_CTL_TA_INSTALL:
 		ta_store_request(c, in, r, fds);
 		break;
+	case MSG_CTL_ATTEST:
+		pta_attest_request(c, in, r, fds);
+		break;
 	default:
 		instance_kill(in, "sent an unknown request");
 		break;

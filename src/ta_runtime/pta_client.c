@@ -21,6 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <pta_attestation.h>
 #include <pta_invoke_tests.h>
 #include <pta_secstor_ta_mgmt.h>
 #include <pta_stats.h>
@@ -269,6 +270,7 @@ static const struct builtin builtins[] = {
     {.uuid = PTA_INVOKE_TESTS_UUID, .name = "invoke-tests", .invoke = invoke_tests},
     {.uuid = STATS_UUID, .name = "stats", .invoke = stats_invoke},
     {.uuid = PTA_SECSTOR_TA_MGMT_UUID, .name = "secstor-ta-mgmt", .invoke = secstor_invoke},
+    {.uuid = PTA_ATTESTATION_UUID, .name = "attestation", .invoke = rt_pta_attest_invoke},
 };
 
 static const struct builtin *serving;

@@ -28,4 +28,7 @@ bool rt_builtin_load(int elf_fd, uint32_t nlibs, int level);
  */
 TEE_Result rt_self_tests(void);
 
+/* pta_attest.c: the attestation pseudo-TA's commands. */
+TEE_Result rt_pta_attest_invoke(uint32_t cmd, uint32_t types, TEE_Param p[TEE_NUM_PARAMS]);
+
 #endif /* SWTEE_RT_PTA_CLIENT_H */

@@ -414,118 +414,142 @@ struct store_dir {
 	bool known;
 };
 
-/* The key chain from the HUK, checked against keys.c; returns the FEKs found. */
-static size_t derive(const char *state, const char *ta_dir)
+/* What derive and derive_ta share: the state, the storage keys, the stores on disk. */
+struct derive_ctx {
+	const char *state;
+	uint8_t ssk[STOR_HASH];
+	uint8_t krpmb[STOR_HASH];
+	struct store_dir stores[64];
+	size_t nstores;
+};
+
+/*
+ * The keys of the TA uuid_str, derived here and checked against keys.c's,
+ * and the FEKs of its store if it has one; returns the FEKs found.
+ */
+static size_t derive_ta(struct derive_ctx *x, const char *uuid_str)
 {
 	static const char hexd[] = "0123456789abcdef";
 	char path[SWTEE_PATH_MAX];
+	struct swtee_uuid uuid;
+	struct ta_keys real;
+	char real_dir[STOR_DIRNAME_LEN + 1];
+	char dir[STOR_DIRNAME_LEN + 1];
+	uint8_t tsk[STOR_HASH];
+	uint8_t kdir[STOR_HASH];
+	uint8_t kjournal[STOR_HASH];
+	uint8_t h[STOR_HASH];
+	size_t feks = 0;
+
+	if (!uuid_parse(uuid_str, &uuid))
+		return 0;
+	crypt_hmac(x->ssk, "ta", 2, uuid.b, sizeof(uuid.b), tsk);
+	crypt_hmac(tsk, "dir", 3, NULL, 0, kdir);
+	crypt_hmac(tsk, "journal", 7, NULL, 0, kjournal);
+	crypt_hmac(x->krpmb, "slot", 4, uuid.b, sizeof(uuid.b), h);
+	key_add(tsk, sizeof(tsk), "the TSK of TA %s", uuid_str);
+	key_add(kdir, sizeof(kdir), "the directory key of TA %s", uuid_str);
+	key_add(kjournal, sizeof(kjournal), "the journal key of TA %s", uuid_str);
+	key_add(h, STOR_TAG, "the RPMB slot binding of TA %s", uuid_str);
+	/* What keys.c derives must be what was derived here. */
+	keys_for_ta(&uuid, &real, real_dir);
+	if (memcmp(real.dir, kdir, STOR_KEY) || memcmp(real.journal, kjournal, STOR_KEY) ||
+	    memcmp(real.binding, h, STOR_TAG))
+		st_die("the keys of TA %s differ from keys.c's: follow its derivation", uuid_str);
+	crypt_hmac(x->ssk, "name", 4, uuid.b, sizeof(uuid.b), h);
+	for (size_t i = 0; i < STOR_DIRNAME_LEN / 2; i++) {
+		dir[2 * i] = hexd[h[i] >> 4];
+		dir[2 * i + 1] = hexd[h[i] & 15];
+	}
+	dir[STOR_DIRNAME_LEN] = '\0';
+	if (strcmp(dir, real_dir) != 0)
+		st_die("the store name of TA %s differs from keys.c's", uuid_str);
+	for (size_t i = 0; i < x->nstores; i++) {
+		DIR *sd = NULL;
+		struct dirent *f = NULL;
+
+		if (strcmp(x->stores[i].name, dir) != 0)
+			continue;
+		x->stores[i].known = true;
+		st_pathf(path, sizeof(path), "%s/ree/%s", x->state, dir);
+		sd = opendir(path);
+		while (sd && (f = readdir(sd))) {
+			char snap[SWTEE_PATH_MAX + 32];
+
+			if (f->d_name[0] != 'd' || strlen(f->d_name) != 17)
+				continue;
+			st_pathf(snap, sizeof(snap), "%s/%s", path, f->d_name);
+			feks += snapshot_feks(snap, kdir, uuid_str);
+		}
+		if (sd)
+			closedir(sd);
+	}
+	return feks;
+}
+
+/* The built-in pseudo-TAs that keep trusted storage: attestation (its key). */
+static const char *const builtin_stores[] = {"39800861-182a-4720-9b67-2bcd622bc0b5"};
+
+/* The key chain from the HUK, checked against keys.c; returns the FEKs found. */
+static size_t derive(const char *state, const char *ta_dir)
+{
+	static struct derive_ctx x;
+	char path[SWTEE_PATH_MAX];
 	char secure[SWTEE_PATH_MAX];
-	struct store_dir stores[64];
-	size_t nstores = 0;
 	size_t feks = 0;
 	uint8_t *huk = NULL;
 	size_t huk_len = 0;
-	uint8_t ssk[STOR_HASH];
-	uint8_t krpmb[STOR_HASH];
 	struct dirent *e = NULL;
 	DIR *d = NULL;
 
+	x.state = state;
 	st_pathf(secure, sizeof(secure), "%s/secure", state);
 	st_pathf(path, sizeof(path), "%s/huk", secure);
 	read_file(path, &huk, &huk_len);
 	if (huk_len != 32)
 		st_die("%s is not a 32-byte key", path);
 	key_add(huk, huk_len, "the HUK");
-	crypt_hmac(huk, "swtee storage key", 17, NULL, 0, ssk);
-	crypt_hmac(huk, "swtee rpmb key", 14, NULL, 0, krpmb);
-	key_add(ssk, sizeof(ssk), "the SSK");
-	key_add(krpmb, sizeof(krpmb), "the RPMB key");
+	crypt_hmac(huk, "swtee storage key", 17, NULL, 0, x.ssk);
+	crypt_hmac(huk, "swtee rpmb key", 14, NULL, 0, x.krpmb);
+	key_add(x.ssk, sizeof(x.ssk), "the SSK");
+	key_add(x.krpmb, sizeof(x.krpmb), "the RPMB key");
 	free(huk);
 	if (keys_init(secure))
 		st_die("keys.c cannot load the keys of %s", secure);
 	/* The stores on disk: each must turn out to be a TA's whose keys are derived. */
 	st_pathf(path, sizeof(path), "%s/ree", state);
 	d = opendir(path);
-	while (d && (e = readdir(d)) && nstores < 64) {
+	while (d && (e = readdir(d)) && x.nstores < 64) {
 		if (strlen(e->d_name) != STOR_DIRNAME_LEN)
 			continue;
-		memcpy(stores[nstores].name, e->d_name, STOR_DIRNAME_LEN + 1);
-		stores[nstores++].known = false;
+		memcpy(x.stores[x.nstores].name, e->d_name, STOR_DIRNAME_LEN + 1);
+		x.stores[x.nstores++].known = false;
 	}
 	if (d)
 		closedir(d);
-	if (!nstores)
+	if (!x.nstores)
 		st_die("the workload left no store in %s", path);
 	d = opendir(ta_dir);
 	if (!d)
 		st_die("cannot read %s", ta_dir);
 	while ((e = readdir(d))) {
-		struct swtee_uuid uuid;
-		struct ta_keys real;
 		char uuid_str[SWTEE_UUID_STR_LEN];
-		char real_dir[STOR_DIRNAME_LEN + 1];
-		char dir[STOR_DIRNAME_LEN + 1];
-		uint8_t tsk[STOR_HASH];
-		uint8_t kdir[STOR_HASH];
-		uint8_t kjournal[STOR_HASH];
-		uint8_t h[STOR_HASH];
 		size_t n = strlen(e->d_name);
 
 		if (n < 4 || strcmp(e->d_name + n - 3, ".ta") != 0 || n - 3 >= sizeof(uuid_str))
 			continue;
 		memcpy(uuid_str, e->d_name, n - 3);
 		uuid_str[n - 3] = '\0';
-		if (!uuid_parse(uuid_str, &uuid))
-			continue;
-		crypt_hmac(ssk, "ta", 2, uuid.b, sizeof(uuid.b), tsk);
-		crypt_hmac(tsk, "dir", 3, NULL, 0, kdir);
-		crypt_hmac(tsk, "journal", 7, NULL, 0, kjournal);
-		crypt_hmac(krpmb, "slot", 4, uuid.b, sizeof(uuid.b), h);
-		key_add(tsk, sizeof(tsk), "the TSK of TA %s", uuid_str);
-		key_add(kdir, sizeof(kdir), "the directory key of TA %s", uuid_str);
-		key_add(kjournal, sizeof(kjournal), "the journal key of TA %s", uuid_str);
-		key_add(h, STOR_TAG, "the RPMB slot binding of TA %s", uuid_str);
-		/* What keys.c derives must be what was derived here. */
-		keys_for_ta(&uuid, &real, real_dir);
-		if (memcmp(real.dir, kdir, STOR_KEY) || memcmp(real.journal, kjournal, STOR_KEY) ||
-		    memcmp(real.binding, h, STOR_TAG))
-			st_die("the keys of TA %s differ from keys.c's: follow its derivation",
-			       uuid_str);
-		crypt_hmac(ssk, "name", 4, uuid.b, sizeof(uuid.b), h);
-		for (size_t i = 0; i < STOR_DIRNAME_LEN / 2; i++) {
-			dir[2 * i] = hexd[h[i] >> 4];
-			dir[2 * i + 1] = hexd[h[i] & 15];
-		}
-		dir[STOR_DIRNAME_LEN] = '\0';
-		if (strcmp(dir, real_dir) != 0)
-			st_die("the store name of TA %s differs from keys.c's", uuid_str);
-		for (size_t i = 0; i < nstores; i++) {
-			DIR *sd = NULL;
-			struct dirent *f = NULL;
-
-			if (strcmp(stores[i].name, dir) != 0)
-				continue;
-			stores[i].known = true;
-			st_pathf(path, sizeof(path), "%s/ree/%s", state, dir);
-			sd = opendir(path);
-			while (sd && (f = readdir(sd))) {
-				char snap[SWTEE_PATH_MAX + 32];
-
-				if (f->d_name[0] != 'd' || strlen(f->d_name) != 17)
-					continue;
-				st_pathf(snap, sizeof(snap), "%s/%s", path, f->d_name);
-				feks += snapshot_feks(snap, kdir, uuid_str);
-			}
-			if (sd)
-				closedir(sd);
-		}
+		feks += derive_ta(&x, uuid_str);
 	}
 	closedir(d);
+	for (size_t i = 0; i < sizeof(builtin_stores) / sizeof(builtin_stores[0]); i++)
+		feks += derive_ta(&x, builtin_stores[i]);
 	keys_fini();
-	for (size_t i = 0; i < nstores; i++)
-		if (!stores[i].known)
+	for (size_t i = 0; i < x.nstores; i++)
+		if (!x.stores[i].known)
 			st_die("store %s is of no TA in %s: its keys cannot be derived",
-			       stores[i].name, ta_dir);
+			       x.stores[i].name, ta_dir);
 	return feks;
 }
 

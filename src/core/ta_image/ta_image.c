@@ -797,6 +797,7 @@ static int verify_image(const uint8_t *img, size_t len, const struct swtee_uuid 
 		goto out;
 	res.elf_offset = (size_t)(elf - img);
 	res.elf_len = h.img_size;
+	memcpy(res.digest, hash, sizeof(res.digest));
 	*info = res;
 	rc = TA_IMAGE_OK;
 out:

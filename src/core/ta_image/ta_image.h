@@ -33,11 +33,12 @@ enum ta_image_error {
 struct ta_image_info {
 	struct swtee_uuid uuid; /* from the signed header, equal to .ta_head's */
 	uint32_t ta_version;
-	uint32_t flags;		    /* TA_FLAG_* from .ta_head */
-	uint32_t stack_size;	    /* from .ta_head */
-	uint32_t data_size;	    /* TA_DATA_SIZE_SECTION's, 0 if the ELF has none */
-	size_t elf_offset, elf_len; /* where the ELF lies inside the image */
-	uint32_t subkeys;	    /* subkey headers the image is signed through */
+	uint32_t flags;			/* TA_FLAG_* from .ta_head */
+	uint32_t stack_size;		/* from .ta_head */
+	uint32_t data_size;		/* TA_DATA_SIZE_SECTION's, 0 if the ELF has none */
+	size_t elf_offset, elf_len;	/* where the ELF lies inside the image */
+	uint32_t subkeys;		/* subkey headers the image is signed through */
+	uint8_t digest[SHDR_HASH_SIZE]; /* the signed header's hash, checked (verify only) */
 };
 
 /* One subkey header of a chain (format in ta_image_format.h). */

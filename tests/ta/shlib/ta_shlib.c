@@ -2,6 +2,7 @@
 #include <dlfcn.h>
 #include <link.h>
 #include <string.h>
+#include <pta_attestation.h>
 #include <tee_internal_api.h>
 
 #include "shlib_trace.h"
@@ -85,6 +86,25 @@ static int count_fd_module_stop(struct dl_phdr_info *info, size_t size, void *ar
 	return 123;
 }
 
+static TEE_Result attest(uint32_t types, TEE_Param p[TEE_NUM_PARAMS])
+{
+	static const TEE_UUID pta = PTA_ATTESTATION_UUID;
+	TEE_TASessionHandle s = TEE_HANDLE_NULL;
+	TEE_Result res = TEE_SUCCESS;
+	uint32_t orig = 0;
+
+	if (types != TEE_PARAM_TYPES(TEE_PARAM_TYPE_MEMREF_INPUT, TEE_PARAM_TYPE_MEMREF_OUTPUT,
+				     TEE_PARAM_TYPE_NONE, TEE_PARAM_TYPE_NONE))
+		return TEE_ERROR_BAD_PARAMETERS;
+	res = TEE_OpenTASession(&pta, TEE_TIMEOUT_INFINITE, 0, NULL, &s, &orig);
+	if (res)
+		return res;
+	res = TEE_InvokeTACommand(s, TEE_TIMEOUT_INFINITE, PTA_ATTESTATION_HASH_TA_MEMORY, types, p,
+				  &orig);
+	TEE_CloseTASession(s);
+	return res;
+}
+
 TEE_Result TA_InvokeCommandEntryPoint(void *ctx, uint32_t cmd, uint32_t types,
 				      TEE_Param p[TEE_NUM_PARAMS])
 {
@@ -109,6 +129,8 @@ TEE_Result TA_InvokeCommandEntryPoint(void *ctx, uint32_t cmd, uint32_t types,
 		p[0].value.a = 0;
 		p[0].value.b = (uint32_t)dl_iterate_phdr(count_fd_module_stop, &p[0].value.a);
 		return TEE_SUCCESS;
+	case TA_SHLIB_CMD_ATTEST:
+		return attest(types, p);
 	default:
 		return TEE_ERROR_NOT_SUPPORTED;
 	}

@@ -37,6 +37,12 @@
  * those modules visited, .b = what dl_iterate_phdr returned.
  */
 #define TA_SHLIB_CMD_PHDR_ALL 4
+/*
+ * The attestation pseudo-TA's HASH_TA_MEMORY, asked by this TA: memref[0]
+ * in the nonce, memref[1] out the signed measure (what the pseudo-TA
+ * returns, as it returns it).
+ */
+#define TA_SHLIB_CMD_ATTEST 5
 
 #ifndef __ASSEMBLER__
 int shlib_top_add_mul(int a, int b);

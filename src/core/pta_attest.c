@@ -1,0 +1,204 @@
+/*
+ * The attestation pseudo-TA's requests to the core (MSG_CTL_ATTEST): the
+ * measurements only the core can make. The pseudo-TA's instance holds the
+ * signing key and signs them (src/ta_runtime/pta_attest.c); the core only
+ * measures:
+ *   - the TEE: SHA-256 over the read-only segments of swteed's executable
+ *     (code and constants) as they are mapped now;
+ *   - a TA image: its signed header digest, from the image the supplicant
+ *     hands over (or the one installed in the secure dir), verified as a
+ *     session open verifies it. The supplicant answers later, so the
+ *     request waits here, keyed by the supplicant's request number;
+ *   - a TA instance: the measure taken when it started (instance_start),
+ *     of the instance that opened the asking session.
+ */
+/* glibc's dl_iterate_phdr, not the one the kit's <link.h> gives a TA */
+#define SWTEE_TA_RUNTIME
+#include <link.h>
+#include <openssl/evp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <tee_client_api.h>
+
+#include "core.h"
+#include "log.h"
+#include "proto.h"
+#include "pta_image.h"
+
+/* A TA image request waiting for the supplicant. */
+struct attest_wait {
+	uint32_t supp_req;
+	uint32_t instance_id;
+	struct swtee_uuid uuid;
+	struct attest_wait *next;
+};
+
+static struct attest_wait *waits;
+
+static void reply(struct instance *in, uint32_t res, const uint8_t *digest)
+{
+	uint8_t out[8 + PROTO_ATTEST_DIGEST_LEN];
+	struct buf_writer w;
+
+	buf_writer_init(&w, out, sizeof(out));
+	buf_put_u32(&w, MSG_CTL_ATTEST_RSP);
+	buf_put_u32(&w, res);
+	if (!res)
+		buf_put_bytes(&w, digest, PROTO_ATTEST_DIGEST_LEN);
+	if (instance_send(in, out, buf_written(&w), NULL, 0))
+		instance_kill(in, "does not take the answer to its request");
+}
+
+struct tee_hash {
+	EVP_MD_CTX *md;
+	int ok;
+};
+
+/* The first object dl_iterate_phdr visits is the executable itself. */
+static int hash_program(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct tee_hash *h = arg;
+
+	(void)size;
+	for (ElfW(Half) i = 0; h->ok && i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+
+		if (ph->p_type == PT_LOAD && !(ph->p_flags & PF_W))
+			h->ok = EVP_DigestUpdate(
+			    h->md, (const void *)(info->dlpi_addr + ph->p_vaddr), ph->p_memsz);
+	}
+	return 1;
+}
+
+static uint32_t measure_tee(uint8_t digest[PROTO_ATTEST_DIGEST_LEN])
+{
+	struct tee_hash h = {.md = EVP_MD_CTX_new()};
+
+	h.ok = h.md && EVP_DigestInit_ex(h.md, EVP_sha256(), NULL);
+	if (h.ok)
+		dl_iterate_phdr(hash_program, &h);
+	h.ok = h.ok && EVP_DigestFinal_ex(h.md, digest, NULL);
+	EVP_MD_CTX_free(h.md);
+	return h.ok ? TEEC_SUCCESS : TEEC_ERROR_GENERIC;
+}
+
+/* The instance that opened session sid on in, if a TA instance did. */
+static uint32_t measure_caller(const struct instance *in, uint32_t sid,
+			       uint8_t digest[PROTO_ATTEST_DIGEST_LEN])
+{
+	for (const struct session_ref *s = in->sessions; s; s = s->next) {
+		if (s->id != sid)
+			continue;
+		if (!s->owner_inst || s->owner_inst->destroying)
+			return TEEC_ERROR_ACCESS_DENIED;
+		memcpy(digest, s->owner_inst->measure, PROTO_ATTEST_DIGEST_LEN);
+		return TEEC_SUCCESS;
+	}
+	return TEEC_ERROR_ACCESS_DENIED;
+}
+
+/* The verified image on file_fd (taken, -1 for none): its signed header digest. */
+static void image_measured(struct core *c, struct attest_wait *a, uint32_t res, int file_fd)
+{
+	struct instance *in = instance_by_id(c, a->instance_id);
+	struct ta_facts facts = {0};
+	int elf_fd = -1;
+
+	if (res == TEEC_ERROR_ITEM_NOT_FOUND && (file_fd = ta_store_open(&a->uuid)) >= 0)
+		res = TEEC_SUCCESS;
+	if (!res)
+		res = supplicant_image_verify(c, &a->uuid, false, file_fd, &elf_fd, &facts);
+	else if (file_fd >= 0)
+		close(file_fd);
+	if (elf_fd >= 0)
+		close(elf_fd);
+	if (in && !in->gone)
+		reply(in, res, facts.digest);
+	free(a);
+}
+
+static void wait_image(struct core *c, struct instance *in, const struct swtee_uuid *uuid)
+{
+	struct attest_wait *a = NULL;
+
+	for (a = waits; a; a = a->next)
+		if (a->instance_id == in->id) {
+			instance_kill(in,
+				      "asked for a second TA image digest while one is pending");
+			return;
+		}
+	a = calloc(1, sizeof(*a));
+	if (!a) {
+		reply(in, TEEC_ERROR_OUT_OF_MEMORY, NULL);
+		return;
+	}
+	a->instance_id = in->id;
+	a->uuid = *uuid;
+	if (supplicant_ask_image(c, uuid, &a->supp_req)) {
+		/* No supplicant: the secure dir's image, if one is installed. */
+		image_measured(c, a, TEEC_ERROR_ITEM_NOT_FOUND, -1);
+		return;
+	}
+	a->next = waits;
+	waits = a;
+}
+
+bool pta_attest_image_arrived(struct core *c, uint32_t req, uint32_t res, struct msg_fds *fds)
+{
+	for (struct attest_wait **p = &waits; *p; p = &(*p)->next) {
+		struct attest_wait *a = *p;
+
+		if (a->supp_req != req)
+			continue;
+		*p = a->next;
+		image_measured(c, a, res, res ? -1 : msg_fds_take(fds, 0));
+		return true;
+	}
+	return false;
+}
+
+void pta_attest_supplicant_gone(struct core *c)
+{
+	while (waits) {
+		struct attest_wait *a = waits;
+		struct instance *in = instance_by_id(c, a->instance_id);
+
+		waits = a->next;
+		if (in && !in->gone)
+			reply(in, TEEC_ERROR_COMMUNICATION, NULL);
+		free(a);
+	}
+}
+
+void pta_attest_request(struct core *c, struct instance *in, struct buf_reader *r,
+			const struct msg_fds *fds)
+{
+	uint8_t digest[PROTO_ATTEST_DIGEST_LEN] = {0};
+	struct swtee_uuid uuid;
+	uint32_t what = 0;
+	uint32_t sid = 0;
+
+	buf_get_u32(r, &what);
+	if (what == PROTO_ATTEST_TA_IMAGE)
+		buf_get_bytes(r, uuid.b, sizeof(uuid.b));
+	else if (what == PROTO_ATTEST_TA_MEMORY)
+		buf_get_u32(r, &sid);
+	if (!buf_done(r) || fds->n || !pta_is_attestation(&in->uuid) || what < PROTO_ATTEST_TEE ||
+	    what > PROTO_ATTEST_TA_MEMORY) {
+		instance_kill(in, "sent an attestation request it may not send");
+		return;
+	}
+	switch (what) {
+	case PROTO_ATTEST_TEE:
+		reply(in, measure_tee(digest), digest);
+		break;
+	case PROTO_ATTEST_TA_MEMORY:
+		reply(in, measure_caller(in, sid, digest), digest);
+		break;
+	default:
+		wait_image(c, in, &uuid);
+		break;
+	}
+}
