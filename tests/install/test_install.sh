@@ -15,6 +15,15 @@ done
 mv "$tmp/a" "$tmp/moved"
 cd "$tmp"
 env -u SWTEE_SOCKET PATH=/usr/bin:/bin "$tmp/moved/bin/swtee" run --state "$tmp/state" -- xtest 1001
+# The installed TCTI finds the moved tree's libteec (its rpath is $ORIGIN);
+# tpm2-tools cannot load a sanitizer build's (tests/tpm/tcti.sh says why).
+tcti=$tmp/moved/lib/libtss2-tcti-swtee.so.0
+if [ -e "$tcti" ] && [ -e "$tmp/moved/lib/swtee/ta/bc50d971-d4c9-42c4-82cb-343fb7f37896.ta" ] &&
+	command -v tpm2_getrandom >/dev/null && ! readelf -d "$tcti" | grep -q libasan; then
+	env -u SWTEE_SOCKET -u LD_LIBRARY_PATH PATH=/usr/bin:/bin "$tmp/moved/bin/swtee" run \
+		--state "$tmp/state-tpm" -- tpm2_getrandom -T "$tcti" -o "$tmp/rnd" 16
+	[ "$(stat -c %s "$tmp/rnd")" = 16 ] || { echo "the moved tree's TCTI gave no random bytes"; exit 1; }
+fi
 # A client built the pkg-config way against the moved tree.
 cat > "$tmp/client.c" <<'C'
 #include <tee_client_api.h>
