@@ -18,6 +18,7 @@
 #include <tee_client_api.h>
 
 #include "adbg.h"
+#include "ta_hostile.h"
 #include "ta_image_format.h"
 #include "ta_shlib.h"
 #include "xtest_helpers.h"
@@ -251,6 +252,24 @@ static void test_ta_memory(ADBG_Case_t *c, EVP_PKEY *key)
 	TEEC_CloseSession(&s);
 }
 
+/* Another TA that sends the pseudo-TA's request to the core ends; the pseudo-TA carries on. */
+static void test_forged(ADBG_Case_t *c, TEEC_Session *s, EVP_PKEY *key)
+{
+	static const TEEC_UUID hostile_uuid = TA_HOSTILE_UUID;
+	TEEC_Operation op = TEEC_OPERATION_INITIALIZER;
+	TEEC_Session h = {0};
+	uint32_t orig = 0;
+
+	if (!ADBG_EXPECT_TEEC_SUCCESS(c, xtest_teec_open_session(&h, &hostile_uuid, NULL, &orig)))
+		return;
+	op.paramTypes = TEEC_PARAM_TYPES(TEEC_VALUE_INPUT, TEEC_NONE, TEEC_NONE, TEEC_NONE);
+	op.params[0].value.a = 1;
+	ADBG_EXPECT_TEEC_RESULT(c, TEEC_ERROR_TARGET_DEAD,
+				TEEC_InvokeCommand(&h, TA_HOSTILE_CMD_FORGE_ATTEST, &op, &orig));
+	TEEC_CloseSession(&h);
+	test_tee(c, s, key);
+}
+
 static void xtest_tee_test_1093(ADBG_Case_t *c)
 {
 	TEEC_Session s = {0};
@@ -279,6 +298,9 @@ static void xtest_tee_test_1093(ADBG_Case_t *c)
 	Do_ADBG_BeginSubCase(c, "TA memory, asked by the TA");
 	test_ta_memory(c, key);
 	Do_ADBG_EndSubCase(c, "TA memory, asked by the TA");
+	Do_ADBG_BeginSubCase(c, "another TA sending the request to the core ends");
+	test_forged(c, &s, key);
+	Do_ADBG_EndSubCase(c, "another TA sending the request to the core ends");
 	EVP_PKEY_free(key);
 	EVP_PKEY_free(key2);
 	TEEC_CloseSession(&s);

@@ -163,6 +163,23 @@ TEE_Result hostile_forge_stats(void)
 	return TEE_ERROR_GENERIC;
 }
 
+/* Asks the core, as the attestation pseudo-TA would, for a TA's measure: the core ends the
+ * instance. */
+TEE_Result hostile_forge_attest(uint32_t sid)
+{
+	uint8_t out[12];
+	uint8_t in[64];
+	struct buf_writer w;
+	struct msg_fds fds;
+
+	buf_writer_init(&w, out, sizeof(out));
+	buf_put_u32(&w, MSG_CTL_ATTEST);
+	buf_put_u32(&w, PROTO_ATTEST_TA_MEMORY);
+	buf_put_u32(&w, sid);
+	(void)rt_ctl_call_fd(out, buf_written(&w), -1, MSG_CTL_ATTEST_RSP, in, sizeof(in), &fds);
+	return TEE_ERROR_GENERIC;
+}
+
 TEE_Result hostile_raw_open_ta(TEE_Param p[TEE_NUM_PARAMS])
 {
 	static int held[256];

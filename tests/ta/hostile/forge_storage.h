@@ -16,5 +16,6 @@ TEE_Result hostile_raw_open_ta(TEE_Param p[TEE_NUM_PARAMS]);
 TEE_Result hostile_forge_derive(void);
 /* A stats request, which only the stats pseudo-TA may make. */
 TEE_Result hostile_forge_stats(void);
+TEE_Result hostile_forge_attest(uint32_t sid);
 
 #endif

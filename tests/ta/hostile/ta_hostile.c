@@ -259,6 +259,8 @@ TEE_Result TA_InvokeCommandEntryPoint(void *ctx, uint32_t cmd, uint32_t types,
 		return hostile_forge_derive();
 	case TA_HOSTILE_CMD_FORGE_STATS:
 		return hostile_forge_stats();
+	case TA_HOSTILE_CMD_FORGE_ATTEST:
+		return hostile_forge_attest(p[0].value.a);
 	case TA_HOSTILE_CMD_UNSEALED_HEAP:
 		hostile_unsealed_heap();
 		break;

@@ -77,6 +77,11 @@
  * each within the size limit of one file: value[1].a out = the MiB it holds.
  */
 #define TA_HOSTILE_CMD_HOARD 30
+/*
+ * The attestation pseudo-TA's request to the core for the measure of the
+ * TA that opened session value[0].a on it, which no other TA may send.
+ */
+#define TA_HOSTILE_CMD_FORGE_ATTEST 31
 
 /*
  * Single-instance, multi-session, keep-alive builds of the hostile TA
