@@ -193,8 +193,8 @@ static inline size_t proto_bounce_span(size_t size)
  * The attestation pseudo-TA's measurements, which only the core can make;
  * it signs them itself. PROTO_ATTEST_TEE: SHA-256 over the read-only
  * segments of the core's executable as mapped. PROTO_ATTEST_TA_IMAGE: the
- * signed header digest of the TA image for uuid, verified as a load
- * verifies it. PROTO_ATTEST_TA_MEMORY: the measure of the TA instance that
+ * signed header digest of the TA or TA library image for uuid, verified as
+ * a load verifies it. PROTO_ATTEST_TA_MEMORY: the measure of the TA instance that
  * opened the session id on the asker (the SHA-256 of the signed header
  * digests of its TA and libraries, in load order); TEE_ERROR_ACCESS_DENIED
  * when a client application opened it. The digest follows only on success.

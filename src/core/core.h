@@ -387,6 +387,13 @@ void supplicant_tick(struct core *c, const struct timespec *now);
  */
 int supplicant_ask_image(struct core *c, const struct swtee_uuid *uuid, uint32_t *req);
 /*
+ * The regular file on fd, of at most TA_IMAGE_MAX bytes, read whole with
+ * pread (its offset stays) into memory the core owns (*img, freed by the
+ * caller). Returns 0, TEEC_ERROR_SECURITY for any other file or a failed
+ * read, or TEEC_ERROR_OUT_OF_MEMORY.
+ */
+uint32_t supplicant_read_image(int fd, uint8_t **img, size_t *len);
+/*
  * The TA image (a TA library when lib) the supplicant handed over for uuid
  * on file_fd (taken): verified and copied, *elf_fd is a sealed memfd holding
  * only the verified ELF, *facts what its headers say. Returns 0 or a

@@ -5,9 +5,9 @@
  * measures:
  *   - the TEE: SHA-256 over the read-only segments of swteed's executable
  *     (code and constants) as they are mapped now;
- *   - a TA image: its signed header digest, from the image the supplicant
- *     hands over (or the one installed in the secure dir), verified as a
- *     session open verifies it. The supplicant answers later, so the
+ *   - a TA or TA library image: its signed header digest, from the image
+ *     the supplicant hands over (or the TA installed in the secure dir),
+ *     verified as a load verifies it. The supplicant answers later, so the
  *     request waits here, keyed by the supplicant's request number;
  *   - a TA instance: the measure taken when it started (instance_start),
  *     of the instance that opened the asking session.
@@ -26,6 +26,7 @@
 #include "log.h"
 #include "proto.h"
 #include "pta_image.h"
+#include "ta_image.h"
 
 /* A TA image request waiting for the supplicant. */
 struct attest_wait {
@@ -99,6 +100,24 @@ static uint32_t measure_caller(const struct instance *in, uint32_t sid,
 	return TEEC_ERROR_ACCESS_DENIED;
 }
 
+/*
+ * Is the image on fd a TA library, as far as its bytes say before any check
+ * (no .ta_head)? Only picks which checks supplicant_image_verify makes.
+ */
+static bool image_is_lib(int fd)
+{
+	struct ta_image_info info;
+	char why[128];
+	uint8_t *img = NULL;
+	size_t len = 0;
+	bool lib = false;
+
+	if (!supplicant_read_image(fd, &img, &len))
+		lib = ta_image_inspect(img, len, &info, why, sizeof(why)) == TA_IMAGE_E_ELF;
+	free(img);
+	return lib;
+}
+
 /* The verified image on file_fd (taken, -1 for none): its signed header digest. */
 static void image_measured(struct core *c, struct attest_wait *a, uint32_t res, int file_fd)
 {
@@ -109,7 +128,8 @@ static void image_measured(struct core *c, struct attest_wait *a, uint32_t res, 
 	if (res == TEEC_ERROR_ITEM_NOT_FOUND && (file_fd = ta_store_open(&a->uuid)) >= 0)
 		res = TEEC_SUCCESS;
 	if (!res)
-		res = supplicant_image_verify(c, &a->uuid, false, file_fd, &elf_fd, &facts);
+		res = supplicant_image_verify(c, &a->uuid, image_is_lib(file_fd), file_fd, &elf_fd,
+					      &facts);
 	else if (file_fd >= 0)
 		close(file_fd);
 	if (elf_fd >= 0)

@@ -158,8 +158,7 @@ void supplicant_readable(struct core *c)
 				n <= 0 ? "disconnected" : "sent a malformed or unrequested reply");
 }
 
-/* Reads a regular file of bounded size into memory the core owns. */
-static uint32_t read_image(int fd, uint8_t **img, size_t *len)
+uint32_t supplicant_read_image(int fd, uint8_t **img, size_t *len)
 {
 	struct stat st;
 	uint8_t *p = NULL;
@@ -371,7 +370,7 @@ uint32_t supplicant_image_verify(struct core *c, const struct swtee_uuid *uuid, 
 			goto out;
 		}
 	}
-	res = read_image(file_fd, &img, &len);
+	res = supplicant_read_image(file_fd, &img, &len);
 	if (res) {
 		log_error("%s %s: refused: the supplicant did not hand over a readable file "
 			  "of at most %u bytes",

@@ -8,7 +8,7 @@
  *   out = digest[32] || RSASSA-PSS-MGF1-SHA256 (salt 32) of SHA-256(nonce || digest)
  *
  * GET_PUBKEY           exponent, modulus (big-endian) and the algorithm
- * GET_TA_SHDR_DIGEST   a TA image's signed header digest, by UUID
+ * GET_TA_SHDR_DIGEST   a TA's or TA library's signed header digest, by UUID
  * HASH_TA_MEMORY       the calling TA instance's measure (its TA's and
  *                      libraries' signed digests, in load order); a client
  *                      application gets TEE_ERROR_ACCESS_DENIED

@@ -33,6 +33,8 @@ static const TEEC_UUID attest_uuid = PTA_ATTESTATION_UUID;
 static const TEEC_UUID basic_uuid = {
     0x5a1f0b7e, 0x3c2d, 0x4e6f, {0x9a, 0x81, 0x27, 0x3b, 0x4c, 0x5d, 0x6e, 0x01}};
 static const TEEC_UUID shlib_uuid = TA_SHLIB_UUID;
+static const TEEC_UUID shlib_base_uuid = {
+    0x5a1f0b7e, 0x3c2d, 0x4e6f, {0x9a, 0x81, 0x27, 0x3b, 0x4c, 0x5d, 0x6f, 0x02}};
 static const TEEC_UUID absent_uuid = {
     0x5a1f0b7e, 0x3c2d, 0x4e6f, {0x9a, 0x81, 0x27, 0x3b, 0x4c, 0x5d, 0x6e, 0xee}};
 
@@ -210,6 +212,13 @@ static void test_shdr(ADBG_Case_t *c, TEEC_Session *s, EVP_PKEY *key)
 	ADBG_EXPECT_TEEC_SUCCESS(c, shdr_digest(s, &basic_uuid, sizeof(basic_uuid), nonce,
 						sizeof(nonce), out, sizeof(out), &op));
 	expect_signed(c, key, &op, 2, want);
+	/* A TA library's, verified as a library. */
+	if (ADBG_EXPECT_TRUE(c, image_digest(TA_SHLIB_BASE_NAME, want))) {
+		ADBG_EXPECT_TEEC_SUCCESS(c,
+					 shdr_digest(s, &shlib_base_uuid, sizeof(shlib_base_uuid),
+						     nonce, sizeof(nonce), out, sizeof(out), &op));
+		expect_signed(c, key, &op, 2, want);
+	}
 	ADBG_EXPECT_TEEC_RESULT(c, TEEC_ERROR_ITEM_NOT_FOUND,
 				shdr_digest(s, &absent_uuid, sizeof(absent_uuid), nonce,
 					    sizeof(nonce), out, sizeof(out), &op));
