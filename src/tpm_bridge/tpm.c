@@ -11,6 +11,7 @@
 #include "bridge.h"
 #include "ftpm_ta.h"
 #include "log.h"
+#include "secure.h"
 
 struct tpm_link {
 	TEEC_Context ctx;
@@ -198,6 +199,8 @@ int tpm_execute(const uint8_t *cmd, size_t len, uint8_t locality, uint8_t *rsp, 
 	op.params[1].memref.size = FRAME_TPM_MAX;
 	op.params[2].value.a = locality;
 	res = TEEC_InvokeCommand(&link.sess, TA_FTPM_SUBMIT_COMMAND, &op, &origin);
+	/* Commands and responses carry authorisations and unsealed data: wiped once used. */
+	secure_wipe(shm, len);
 	if (link_lost(res, origin)) {
 		error_response(TPM_RC_FAILURE, rsp, rsp_len);
 		return relink();
@@ -215,6 +218,7 @@ int tpm_execute(const uint8_t *cmd, size_t len, uint8_t locality, uint8_t *rsp, 
 	}
 	/* Copy first, then check the copy. */
 	memcpy(rsp, shm + FRAME_TPM_MAX, n);
+	secure_wipe(shm + FRAME_TPM_MAX, n);
 	if (tpm_header_of(rsp, n).size != n) {
 		error_response(TPM_RC_FAILURE, rsp, rsp_len);
 		return 0;

@@ -21,6 +21,7 @@
 #include <tss2_tcti_swtee.h>
 
 #include "ftpm_ta.h"
+#include "secure.h"
 
 #define TCTI_SWTEE_MAGIC 0x7377746565547063ull /* "swteeTpc" */
 #define TPM_HEADER_SIZE 10
@@ -85,15 +86,21 @@ static TSS2_RC transmit(TSS2_TCTI_CONTEXT *ctx, size_t size, const uint8_t *comm
 	op.params[1].memref.size = FTPM_MAX_RESPONSE;
 	op.params[2].value.a = t->locality;
 	res = TEEC_InvokeCommand(&t->sess, TA_FTPM_SUBMIT_COMMAND, &op, &origin);
-	if (res != TEEC_SUCCESS)
-		return TSS2_TCTI_RC_IO_ERROR;
+	/* Commands and responses carry authorisations and unsealed data: wiped once used. */
+	secure_wipe(shm, size);
 	n = op.params[1].memref.size;
-	if (n < TPM_HEADER_SIZE || n > FTPM_MAX_RESPONSE)
-		return TSS2_TCTI_RC_MALFORMED_RESPONSE;
+	if (res != TEEC_SUCCESS || n < TPM_HEADER_SIZE || n > FTPM_MAX_RESPONSE) {
+		secure_wipe(shm + FTPM_MAX_COMMAND, FTPM_MAX_RESPONSE);
+		return res != TEEC_SUCCESS ? TSS2_TCTI_RC_IO_ERROR
+					   : TSS2_TCTI_RC_MALFORMED_RESPONSE;
+	}
 	/* Copied first, then checked: the copy is what the caller gets. */
 	memcpy(t->rsp, shm + FTPM_MAX_COMMAND, n);
-	if (header_size(t->rsp) != n)
+	secure_wipe(shm + FTPM_MAX_COMMAND, n);
+	if (header_size(t->rsp) != n) {
+		secure_wipe(t->rsp, n);
 		return TSS2_TCTI_RC_MALFORMED_RESPONSE;
+	}
 	t->rsp_len = n;
 	t->state = TCTI_RESPONSE;
 	return TSS2_RC_SUCCESS;
@@ -120,6 +127,7 @@ static TSS2_RC receive(TSS2_TCTI_CONTEXT *ctx, size_t *size, uint8_t *response, 
 		return TSS2_TCTI_RC_INSUFFICIENT_BUFFER;
 	}
 	memcpy(response, t->rsp, t->rsp_len);
+	secure_wipe(t->rsp, t->rsp_len);
 	*size = t->rsp_len;
 	t->state = TCTI_READY;
 	return TSS2_RC_SUCCESS;
@@ -134,7 +142,7 @@ static void finalize(TSS2_TCTI_CONTEXT *ctx)
 	TEEC_ReleaseSharedMemory(&t->shm);
 	TEEC_CloseSession(&t->sess);
 	TEEC_FinalizeContext(&t->ctx);
-	memset(t, 0, sizeof(*t));
+	secure_wipe(t, sizeof(*t));
 }
 
 static TSS2_RC cancel(TSS2_TCTI_CONTEXT *ctx)
