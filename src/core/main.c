@@ -23,6 +23,7 @@
 #include "core.h"
 #include "log.h"
 #include "paths.h"
+#include "pta_image.h"
 #include "ta_image.h"
 #include "ta_version.h"
 
@@ -479,6 +480,7 @@ static void run(struct core *c)
 		instance_spares_fill(c);
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		open_tick(c, &now);
+		pta_attest_tick(c, &now);
 		supplicant_tick(c, &now);
 		outputs_waiting = ta_output_tick(c, &now);
 		instance_reap_orphans(c);
@@ -489,6 +491,7 @@ static void run(struct core *c)
 static int shut_down(struct core *c, const struct core_args *a)
 {
 	open_fini(c);
+	pta_attest_fini();
 	instance_shutdown_all(c);
 	ta_output_drain(c, 500);
 	ta_memcg_fini();

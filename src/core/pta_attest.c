@@ -18,6 +18,7 @@
 #include <openssl/evp.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <tee_client_api.h>
@@ -33,6 +34,7 @@ struct attest_wait {
 	uint32_t supp_req;
 	uint32_t instance_id;
 	struct swtee_uuid uuid;
+	struct timespec deadline; /* the supplicant's, as for an open */
 	struct attest_wait *next;
 };
 
@@ -161,8 +163,30 @@ static void wait_image(struct core *c, struct instance *in, const struct swtee_u
 		image_measured(c, a, TEEC_ERROR_ITEM_NOT_FOUND, -1);
 		return;
 	}
+	deadline_in(&a->deadline, SUPP_TIMEOUT_MS);
 	a->next = waits;
 	waits = a;
+}
+
+void pta_attest_tick(struct core *c, const struct timespec *now)
+{
+	for (const struct attest_wait *a = waits; a; a = a->next) {
+		if (deadline_passed(&a->deadline, now)) {
+			/* Dropped as for a late open: every wait is answered then. */
+			supplicant_fail(c, "did not answer in time");
+			return;
+		}
+	}
+}
+
+void pta_attest_fini(void)
+{
+	while (waits) {
+		struct attest_wait *a = waits;
+
+		waits = a->next;
+		free(a);
+	}
 }
 
 bool pta_attest_image_arrived(struct core *c, uint32_t req, uint32_t res, struct msg_fds *fds)

@@ -1,6 +1,8 @@
 /*
  * A client for the supplicant stall test.
  *   stall_client open UUID      opens a session, prints "open <result> <ms>"
+ *   stall_client attest UUID    asks the attestation pseudo-TA for that TA
+ *                               image's digest, prints "attest <result> <ms>"
  *   stall_client loop N basic|keepalive
  *                               N times: open, invoke, close; prints
  *                               "loop <done> <first error> max <ms>"
@@ -10,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 
+#include <pta_attestation.h>
 #include <tee_client_api.h>
 
 #include "ta_basic.h"
@@ -40,6 +43,33 @@ static TEEC_Result once(TEEC_Context *ctx, const TEEC_UUID *uuid, uint32_t cmd)
 	return res;
 }
 
+/* GET_TA_SHDR_DIGEST of uuid: the core waits on the supplicant for its image. */
+static TEEC_Result attest(TEEC_Context *ctx, const TEEC_UUID *uuid)
+{
+	static const TEEC_UUID pta = PTA_ATTESTATION_UUID;
+	static uint8_t out[32 + 512];
+	uint8_t nonce[4] = {1, 2, 3, 4};
+	TEEC_Session s;
+	TEEC_Operation op;
+	uint32_t orig = 0;
+	TEEC_Result res = TEEC_OpenSession(ctx, &s, &pta, TEEC_LOGIN_PUBLIC, NULL, NULL, &orig);
+
+	if (res)
+		return res;
+	memset(&op, 0, sizeof(op));
+	op.paramTypes = TEEC_PARAM_TYPES(TEEC_MEMREF_TEMP_INPUT, TEEC_MEMREF_TEMP_INPUT,
+					 TEEC_MEMREF_TEMP_OUTPUT, TEEC_NONE);
+	op.params[0].tmpref.buffer = (void *)uuid;
+	op.params[0].tmpref.size = sizeof(*uuid);
+	op.params[1].tmpref.buffer = nonce;
+	op.params[1].tmpref.size = sizeof(nonce);
+	op.params[2].tmpref.buffer = out;
+	op.params[2].tmpref.size = sizeof(out);
+	res = TEEC_InvokeCommand(&s, PTA_ATTESTATION_GET_TA_SHDR_DIGEST, &op, &orig);
+	TEEC_CloseSession(&s);
+	return res;
+}
+
 int main(int argc, char **argv)
 {
 	static const TEEC_UUID basic = TA_BASIC_UUID;
@@ -52,7 +82,7 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (argc < 3 || TEEC_InitializeContext(NULL, &ctx))
 		return 2;
-	if (!strcmp(argv[1], "open")) {
+	if (!strcmp(argv[1], "open") || !strcmp(argv[1], "attest")) {
 		struct swtee_uuid u;
 		TEEC_UUID t;
 		TEEC_Session s;
@@ -62,8 +92,11 @@ int main(int argc, char **argv)
 		if (!uuid_parse(argv[2], &u))
 			return 2;
 		uuid_to_fields(&u, &t.timeLow, &t.timeMid, &t.timeHiAndVersion, t.clockSeqAndNode);
-		res = TEEC_OpenSession(&ctx, &s, &t, TEEC_LOGIN_PUBLIC, NULL, NULL, &orig);
-		printf("open %08x %lld\n", res, now_ms() - t0);
+		if (argv[1][0] == 'a')
+			res = attest(&ctx, &t);
+		else
+			res = TEEC_OpenSession(&ctx, &s, &t, TEEC_LOGIN_PUBLIC, NULL, NULL, &orig);
+		printf("%s %08x %lld\n", argv[1], res, now_ms() - t0);
 		return 0;
 	}
 	if (argc != 4)
