@@ -108,8 +108,9 @@ struct instance {
 	pid_t pid; /* 0 until the zygote reports it */
 	struct swtee_uuid uuid;
 	uint32_t flags; /* TA_FLAG_* from the verified image */
-	/* SHA-256 of the signed header digests of its TA and libraries, as loaded */
-	uint8_t measure[PROTO_ATTEST_DIGEST_LEN];
+	/* The signed header digests of its TA and of its libraries, in load order */
+	uint8_t code_digest[1 + PROTO_LIBS_MAX][PROTO_ATTEST_DIGEST_LEN];
+	size_t ncode;
 	uid_t uid; /* the user it counts against: its first client's, TA to TA too */
 	uint32_t nsessions;
 	struct session_ref *sessions;

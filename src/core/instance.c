@@ -479,21 +479,6 @@ static struct instance *find_shared(struct core *c, const struct swtee_uuid *uui
 	return NULL;
 }
 
-/* What the attestation pseudo-TA reports of an instance: its code's signed digests. */
-static int instance_measure(const struct ta_facts *facts, const struct ta_libs *libs,
-			    uint8_t measure[PROTO_ATTEST_DIGEST_LEN])
-{
-	EVP_MD_CTX *md = EVP_MD_CTX_new();
-	int ok = md && EVP_DigestInit_ex(md, EVP_sha256(), NULL) &&
-		 EVP_DigestUpdate(md, facts->digest, sizeof(facts->digest));
-
-	for (size_t i = 0; ok && i < libs->n; i++)
-		ok = EVP_DigestUpdate(md, libs->digest[i], sizeof(libs->digest[i]));
-	ok = ok && EVP_DigestFinal_ex(md, measure, NULL);
-	EVP_MD_CTX_free(md);
-	return ok ? 0 : -1;
-}
-
 struct instance *instance_start(struct core *c, const struct swtee_uuid *uuid, int elf_fd,
 				const struct ta_facts *facts, const struct ta_libs *libs,
 				uint32_t *res)
@@ -514,12 +499,11 @@ struct instance *instance_start(struct core *c, const struct swtee_uuid *uuid, i
 	}
 	in->ep.kind = EP_INSTANCE;
 	in->ep.owner = in;
-	if (instance_measure(facts, libs, in->measure)) {
-		free(in);
-		in = NULL;
-		*res = TEEC_ERROR_OUT_OF_MEMORY;
-		goto out;
-	}
+	/* What the attestation pseudo-TA measures of it (pta_attest.c), if asked. */
+	memcpy(in->code_digest[0], facts->digest, sizeof(facts->digest));
+	for (size_t i = 0; i < libs->n; i++)
+		memcpy(in->code_digest[1 + i], libs->digest[i], sizeof(libs->digest[i]));
+	in->ncode = 1 + libs->n;
 	in->id = ++c->next_instance;
 	in->uuid = *uuid;
 	in->flags = flags;

@@ -9,8 +9,8 @@
  *     the supplicant hands over (or the TA installed in the secure dir),
  *     verified as a load verifies it. The supplicant answers later, so the
  *     request waits here, keyed by the supplicant's request number;
- *   - a TA instance: the measure taken when it started (instance_start),
- *     of the instance that opened the asking session.
+ *   - a TA instance, the one that opened the asking session: SHA-256 of the
+ *     digests of its TA and libraries, kept from when it started.
  */
 /* glibc's dl_iterate_phdr, not the one the kit's <link.h> gives a TA */
 #define SWTEE_TA_RUNTIME
@@ -96,8 +96,12 @@ static uint32_t measure_caller(const struct instance *in, uint32_t sid,
 			continue;
 		if (!s->owner_inst || s->owner_inst->destroying)
 			return TEEC_ERROR_ACCESS_DENIED;
-		memcpy(digest, s->owner_inst->measure, PROTO_ATTEST_DIGEST_LEN);
-		return TEEC_SUCCESS;
+		/* Its TA's and libraries' digests, one after the other in load order. */
+		return EVP_Digest(s->owner_inst->code_digest,
+				  s->owner_inst->ncode * PROTO_ATTEST_DIGEST_LEN, digest, NULL,
+				  EVP_sha256(), NULL)
+			   ? TEEC_SUCCESS
+			   : TEEC_ERROR_GENERIC;
 	}
 	return TEEC_ERROR_ACCESS_DENIED;
 }

@@ -44,23 +44,6 @@ int ta_store_open(const struct swtee_uuid *uuid)
 	return open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
 }
 
-/* The image in the memfd fd, of at most TA_IMAGE_MAX bytes: malloc'd, or NULL. */
-static uint8_t *image_read(int fd, size_t *len)
-{
-	struct stat st;
-	uint8_t *img = NULL;
-
-	if (fstat(fd, &st) || st.st_size <= 0 || st.st_size > TA_IMAGE_MAX)
-		return NULL;
-	img = malloc((size_t)st.st_size);
-	if (img && pread(fd, img, (size_t)st.st_size, 0) != st.st_size) {
-		free(img);
-		img = NULL;
-	}
-	*len = (size_t)st.st_size;
-	return img;
-}
-
 /* img[0..len) as tas/<uuid>.ta: aside, synced, renamed. */
 static uint32_t image_store(const struct swtee_uuid *uuid, const uint8_t *img, size_t len)
 {
@@ -121,8 +104,9 @@ void ta_store_request(struct core *c, struct instance *in, struct buf_reader *r,
 	if (!keys_secure_dir()) {
 		res = TEEC_ERROR_NOT_SUPPORTED;
 	} else if (in->uid == 0 || in->uid == geteuid()) {
-		img = image_read(fds->fd[0], &len);
-		res = img ? install(c, img, len) : TEEC_ERROR_BAD_PARAMETERS;
+		/* The memfd the pseudo-TA filled, of at most TA_IMAGE_MAX bytes. */
+		res = supplicant_read_image(fds->fd[0], &img, &len) ? TEEC_ERROR_BAD_PARAMETERS
+								    : install(c, img, len);
 	} else {
 		log_error(
 		    "TA install: refused to user %u: only root and the TEE's user install TAs",
