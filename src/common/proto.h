@@ -126,6 +126,8 @@ static inline size_t proto_bounce_span(size_t size)
 #define MSG_CTL_SESSION_CLOSED 0x0381 /* session:u32 */
 #define MSG_CTL_PANIC 0x0382	      /* code:u32 */
 #define MSG_CTL_PONG 0x0383	      /* (none): no */
+/* [fd: the seccomp listener of the instance's sandbox (MSG_CTL_DLOPEN)], once */
+#define MSG_CTL_LISTENER 0x0384
 
 /*
  * Requests an instance makes of the core, each answered by one response on
@@ -206,6 +208,20 @@ static inline size_t proto_bounce_span(size_t size)
 #define PROTO_ATTEST_TA_IMAGE 2
 #define PROTO_ATTEST_TA_MEMORY 3
 #define PROTO_ATTEST_DIGEST_LEN 32
+
+/*
+ * A TA library the TA does not link, loaded at run time (dlopen by UUID):
+ * the core finds and verifies it as it does a linked library and answers
+ * with its ELF. Every TA library it needs must be loaded in the instance
+ * already. Once sandboxed, the instance maps code from PROTO_TA_LIB_FD only,
+ * a descriptor the core alone can set: its sandbox's seccomp filter hands
+ * the loader's open of the library to the core (MSG_CTL_LISTENER), which
+ * puts the verified ELF there.
+ */
+#define MSG_CTL_DLOPEN 0x0398	  /* uuid[16] */
+#define MSG_CTL_DLOPEN_RSP 0x0318 /* result:u32 [fd: the verified ELF, sealed] */
+/* The last descriptor an instance may have (its RLIMIT_NOFILE less one) */
+#define PROTO_TA_LIB_FD 1087
 
 /* core -> zygote */
 /*

@@ -28,6 +28,7 @@ enum endpoint_kind {
 	EP_SUPPLICANT,
 	EP_ZYGOTE,
 	EP_INSTANCE,
+	EP_TA_LISTENER, /* an instance's seccomp listener (ta_dlopen.c) */
 	EP_TA_OUTPUT,
 	EP_SIGNAL,
 };
@@ -108,10 +109,16 @@ struct instance {
 	pid_t pid; /* 0 until the zygote reports it */
 	struct swtee_uuid uuid;
 	uint32_t flags; /* TA_FLAG_* from the verified image */
-	/* The signed header digests of its TA and of its libraries, in load order */
+	/*
+	 * Its TA and its libraries, in load order, those loaded at run time
+	 * last: their UUIDs and signed header digests.
+	 */
+	struct swtee_uuid code_uuid[1 + PROTO_LIBS_MAX];
 	uint8_t code_digest[1 + PROTO_LIBS_MAX][PROTO_ATTEST_DIGEST_LEN];
 	size_t ncode;
-	uid_t uid; /* the user it counts against: its first client's, TA to TA too */
+	struct endpoint listener; /* its sandbox's seccomp listener, fd -1 until sent */
+	int lib_fd;		  /* the library it is to map next (ta_dlopen.c), or -1 */
+	uid_t uid;		  /* the user it counts against: its first client's, TA to TA too */
 	uint32_t nsessions;
 	struct session_ref *sessions;
 	bool destroying; /* out of every lookup: no new session goes here */
@@ -310,6 +317,18 @@ uint32_t instance_attach(struct core *c, struct instance *in, struct client *cl,
 void instance_kill(struct instance *in, const char *why);
 /* Sends a response on an instance's control socket. */
 int instance_send(struct instance *in, const void *msg, size_t len, const int *fds, size_t nfds);
+
+/*
+ * ta_dlopen.c: TA libraries loaded at run time. ta_dlopen_request takes
+ * MSG_CTL_DLOPEN, ta_dlopen_listener the instance's seccomp listener (fd,
+ * taken), ta_dlopen_notified what the listener has to read;
+ * ta_dlopen_close drops both, when the instance ends.
+ */
+void ta_dlopen_request(struct core *c, struct instance *in, struct buf_reader *r,
+		       const struct msg_fds *fds);
+void ta_dlopen_listener(struct core *c, struct instance *in, int fd);
+void ta_dlopen_notified(struct core *c, struct instance *in);
+void ta_dlopen_close(struct core *c, struct instance *in);
 
 /*
  * What a handler of an instance's request gives ta_request.c to send: an

@@ -307,6 +307,7 @@ static void instance_free(struct core *c, struct instance *in)
 		core_unwatch(c, &in->ep);
 		close(in->ep.fd);
 	}
+	ta_dlopen_close(c, in);
 	session_refs_free(in->sessions);
 	free(in);
 }
@@ -324,6 +325,7 @@ static void instance_gone(struct core *c, struct instance *in)
 	core_unwatch(c, &in->ep);
 	close(in->ep.fd);
 	in->ep.fd = -1;
+	ta_dlopen_close(c, in);
 	if (!in->destroying)
 		log_debug("TA %s instance %u closed with %u session(s) open", name, in->id,
 			  in->nsessions);
@@ -434,6 +436,10 @@ bool instance_readable(struct core *c, struct instance *in)
 		instance_pong(in);
 		return true;
 	}
+	if (type == MSG_CTL_LISTENER && buf_done(&r) && fds.n == 1) {
+		ta_dlopen_listener(c, in, msg_fds_take(&fds, 0));
+		return true;
+	}
 	buf_get_u32(&r, &v);
 	if (fds.n) {
 		msg_fds_close(&fds);
@@ -499,10 +505,15 @@ struct instance *instance_start(struct core *c, const struct swtee_uuid *uuid, i
 	}
 	in->ep.kind = EP_INSTANCE;
 	in->ep.owner = in;
+	in->listener.fd = -1;
+	in->lib_fd = -1;
 	/* What the attestation pseudo-TA measures of it (pta_attest.c), if asked. */
+	in->code_uuid[0] = *uuid;
 	memcpy(in->code_digest[0], facts->digest, sizeof(facts->digest));
-	for (size_t i = 0; i < libs->n; i++)
+	for (size_t i = 0; i < libs->n; i++) {
+		in->code_uuid[1 + i] = libs->uuid[i];
 		memcpy(in->code_digest[1 + i], libs->digest[i], sizeof(libs->digest[i]));
+	}
 	in->ncode = 1 + libs->n;
 	in->id = ++c->next_instance;
 	in->uuid = *uuid;

@@ -21,9 +21,9 @@
 #include <unistd.h>
 
 #include "core.h"
+#include "image_wait.h"
 #include "log.h"
 #include "paths.h"
-#include "pta_image.h"
 #include "ta_image.h"
 #include "ta_version.h"
 
@@ -205,6 +205,9 @@ static void dispatch(struct core *c, struct endpoint *ep)
 		break;
 	case EP_INSTANCE:
 		instance_readable(c, ep->owner);
+		break;
+	case EP_TA_LISTENER:
+		ta_dlopen_notified(c, ep->owner);
 		break;
 	case EP_TA_OUTPUT:
 		ta_output_readable(c, ep->owner);
@@ -480,7 +483,7 @@ static void run(struct core *c)
 		instance_spares_fill(c);
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		open_tick(c, &now);
-		pta_attest_tick(c, &now);
+		image_wait_tick(c, &now);
 		supplicant_tick(c, &now);
 		outputs_waiting = ta_output_tick(c, &now);
 		instance_reap_orphans(c);
@@ -491,7 +494,7 @@ static void run(struct core *c)
 static int shut_down(struct core *c, const struct core_args *a)
 {
 	open_fini(c);
-	pta_attest_fini();
+	image_wait_fini();
 	instance_shutdown_all(c);
 	ta_output_drain(c, 500);
 	ta_memcg_fini();

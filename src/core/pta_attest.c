@@ -7,8 +7,8 @@
  *     (code and constants) as they are mapped now;
  *   - a TA or TA library image: its signed header digest, from the image
  *     the supplicant hands over (or the TA installed in the secure dir),
- *     verified as a load verifies it. The supplicant answers later, so the
- *     request waits here, keyed by the supplicant's request number;
+ *     verified as a load verifies it; the request waits for it in
+ *     image_wait.c;
  *   - a TA instance, the one that opened the asking session: SHA-256 of the
  *     digests of its TA and libraries, kept from when it started.
  */
@@ -26,19 +26,9 @@
 #include "core.h"
 #include "log.h"
 #include "proto.h"
+#include "image_wait.h"
 #include "pta_image.h"
 #include "ta_image.h"
-
-/* A TA image request waiting for the supplicant. */
-struct attest_wait {
-	uint32_t supp_req;
-	uint32_t instance_id;
-	struct swtee_uuid uuid;
-	struct timespec deadline; /* the supplicant's, as for an open */
-	struct attest_wait *next;
-};
-
-static struct attest_wait *waits;
 
 static void reply(struct instance *in, uint32_t res, const uint8_t *digest)
 {
@@ -124,100 +114,22 @@ static bool image_is_lib(int fd)
 	return lib;
 }
 
-/* The verified image on file_fd (taken, -1 for none): its signed header digest. */
-static void image_measured(struct core *c, struct attest_wait *a, uint32_t res, int file_fd)
+/* The image on file_fd (taken, -1 for none), verified: its signed header digest. */
+static void image_measured(struct core *c, struct instance *in, const struct swtee_uuid *uuid,
+			   uint32_t res, int file_fd)
 {
-	struct instance *in = instance_by_id(c, a->instance_id);
 	struct ta_facts facts = {0};
 	int elf_fd = -1;
 
-	if (res == TEEC_ERROR_ITEM_NOT_FOUND && (file_fd = ta_store_open(&a->uuid)) >= 0)
-		res = TEEC_SUCCESS;
 	if (!res)
-		res = supplicant_image_verify(c, &a->uuid, image_is_lib(file_fd), file_fd, &elf_fd,
+		res = supplicant_image_verify(c, uuid, image_is_lib(file_fd), file_fd, &elf_fd,
 					      &facts);
 	else if (file_fd >= 0)
 		close(file_fd);
 	if (elf_fd >= 0)
 		close(elf_fd);
-	if (in && !in->gone)
+	if (in)
 		reply(in, res, facts.digest);
-	free(a);
-}
-
-static void wait_image(struct core *c, struct instance *in, const struct swtee_uuid *uuid)
-{
-	struct attest_wait *a = NULL;
-
-	for (a = waits; a; a = a->next)
-		if (a->instance_id == in->id) {
-			instance_kill(in,
-				      "asked for a second TA image digest while one is pending");
-			return;
-		}
-	a = calloc(1, sizeof(*a));
-	if (!a) {
-		reply(in, TEEC_ERROR_OUT_OF_MEMORY, NULL);
-		return;
-	}
-	a->instance_id = in->id;
-	a->uuid = *uuid;
-	if (supplicant_ask_image(c, uuid, &a->supp_req)) {
-		/* No supplicant: the secure dir's image, if one is installed. */
-		image_measured(c, a, TEEC_ERROR_ITEM_NOT_FOUND, -1);
-		return;
-	}
-	deadline_in(&a->deadline, SUPP_TIMEOUT_MS);
-	a->next = waits;
-	waits = a;
-}
-
-void pta_attest_tick(struct core *c, const struct timespec *now)
-{
-	for (const struct attest_wait *a = waits; a; a = a->next) {
-		if (deadline_passed(&a->deadline, now)) {
-			/* Dropped as for a late open: every wait is answered then. */
-			supplicant_fail(c, "did not answer in time");
-			return;
-		}
-	}
-}
-
-void pta_attest_fini(void)
-{
-	while (waits) {
-		struct attest_wait *a = waits;
-
-		waits = a->next;
-		free(a);
-	}
-}
-
-bool pta_attest_image_arrived(struct core *c, uint32_t req, uint32_t res, struct msg_fds *fds)
-{
-	for (struct attest_wait **p = &waits; *p; p = &(*p)->next) {
-		struct attest_wait *a = *p;
-
-		if (a->supp_req != req)
-			continue;
-		*p = a->next;
-		image_measured(c, a, res, res ? -1 : msg_fds_take(fds, 0));
-		return true;
-	}
-	return false;
-}
-
-void pta_attest_supplicant_gone(struct core *c)
-{
-	while (waits) {
-		struct attest_wait *a = waits;
-		struct instance *in = instance_by_id(c, a->instance_id);
-
-		waits = a->next;
-		if (in && !in->gone)
-			reply(in, TEEC_ERROR_COMMUNICATION, NULL);
-		free(a);
-	}
 }
 
 void pta_attest_request(struct core *c, struct instance *in, struct buf_reader *r,
@@ -246,7 +158,11 @@ void pta_attest_request(struct core *c, struct instance *in, struct buf_reader *
 		reply(in, measure_caller(in, sid, digest), digest);
 		break;
 	default:
-		wait_image(c, in, &uuid);
+		if (image_wait_pending(in->id))
+			instance_kill(in,
+				      "asked for a second TA image digest while one is pending");
+		else
+			image_wait_start(c, in, &uuid, image_measured);
 		break;
 	}
 }

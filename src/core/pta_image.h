@@ -40,20 +40,11 @@ void pta_stats_request(struct core *c, struct instance *in, struct buf_reader *r
 
 /*
  * pta_attest.c: MSG_CTL_ATTEST from instance in, answered now or, for a TA
- * image, once the supplicant has handed it over: pta_attest_image_arrived
- * takes the supplicant's answer to request req if it was one of these;
- * pta_attest_supplicant_gone fails those waiting (the supplicant drop
- * answers them). An instance that is no
- * attestation pseudo-TA, or a request that does not parse, is killed.
+ * image, once the supplicant has handed it over (image_wait.c). An instance
+ * that is no attestation pseudo-TA, or a request that does not parse, is
+ * killed.
  */
 void pta_attest_request(struct core *c, struct instance *in, struct buf_reader *r,
 			const struct msg_fds *fds);
-bool pta_attest_image_arrived(struct core *c, uint32_t req, uint32_t res, struct msg_fds *fds);
-void pta_attest_supplicant_gone(struct core *c);
-/* Drops the supplicant when a wait passes its deadline (SUPP_TIMEOUT_MS), as opens do. */
-struct timespec;
-void pta_attest_tick(struct core *c, const struct timespec *now);
-/* Frees the waits, at shutdown. */
-void pta_attest_fini(void);
 
 #endif /* SWTEE_CORE_PTA_IMAGE_H */

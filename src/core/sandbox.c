@@ -17,11 +17,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
+#include <linux/seccomp.h>
 #include <seccomp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
@@ -180,6 +182,12 @@ static int allow_memory_and_threads(scmp_filter_ctx ctx)
 	return allow_all(ctx, nrs, sizeof(nrs) / sizeof(nrs[0]));
 }
 
+static int listener_ioctl(scmp_filter_ctx ctx, unsigned long request)
+{
+	return seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(ioctl), 1,
+				SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffu, (scmp_datum_t)request));
+}
+
 /* The calls allowed with some arguments only. */
 static int add_limited_rules(scmp_filter_ctx ctx)
 {
@@ -200,7 +208,11 @@ static int add_limited_rules(scmp_filter_ctx ctx)
 	    seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(tgkill), 1,
 			     SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)getpid(), 0)) ||
 	    seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(prctl), 1,
-			     SCMP_A0(SCMP_CMP_EQ, PR_SET_NAME, 0));
+			     SCMP_A0(SCMP_CMP_EQ, PR_SET_NAME, 0)) ||
+	    /* the seccomp listeners of TA sandboxes (ta_dlopen.c), no other ioctl */
+	    listener_ioctl(ctx, SECCOMP_IOCTL_NOTIF_RECV) ||
+	    listener_ioctl(ctx, SECCOMP_IOCTL_NOTIF_SEND) ||
+	    listener_ioctl(ctx, SECCOMP_IOCTL_NOTIF_ADDFD);
 }
 
 /* The core's allowlist: the plain calls by family, then those with argument checks. */

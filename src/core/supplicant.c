@@ -17,10 +17,10 @@
 
 #include "buf.h"
 #include "core.h"
+#include "image_wait.h"
 #include "log.h"
 #include "msg.h"
 #include "proto.h"
-#include "pta_image.h"
 #include "ta_image.h"
 #include "ta_version.h"
 
@@ -108,7 +108,7 @@ void supplicant_fail(struct core *c, const char *why)
 	close(supp_ep.fd);
 	supp_ep.fd = -1;
 	open_supplicant_gone(c);
-	pta_attest_supplicant_gone(c);
+	image_wait_supplicant_gone(c);
 }
 
 void supplicant_tick(struct core *c, const struct timespec *now)
@@ -134,7 +134,7 @@ static bool load_reply(struct core *c, const uint8_t *in, size_t n, struct msg_f
 		return false;
 	if (res != TEEC_SUCCESS)
 		res = res == TEEC_ERROR_ITEM_NOT_FOUND ? res : TEEC_ERROR_COMMUNICATION;
-	return open_image_arrived(c, req, res, fds) || pta_attest_image_arrived(c, req, res, fds);
+	return open_image_arrived(c, req, res, fds) || image_wait_arrived(c, req, res, fds);
 }
 
 void supplicant_readable(struct core *c)

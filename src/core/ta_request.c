@@ -142,6 +142,9 @@ void ta_request_dispatch(struct core *c, struct instance *in, uint32_t type, str
 	case MSG_CTL_ATTEST:
 		pta_attest_request(c, in, r, fds);
 		break;
+	case MSG_CTL_DLOPEN:
+		ta_dlopen_request(c, in, r, fds);
+		break;
 	default:
 		instance_kill(in, "sent an unknown request");
 		break;

@@ -8,9 +8,13 @@
  * descriptor (a shorter string, NUL-padded), so that the loader maps the
  * verified library and nothing else, before the sandbox.
  *
- * Once the TA is loaded the sandbox maps no new code, so dlopen() finds only
- * what is loaded: the TA itself (NULL) and its libraries, by UUID. Any other
- * name gets NULL and a dlerror() message, never a path search.
+ * Once the TA is loaded, dlopen() takes the TA itself (NULL) and TA
+ * libraries by UUID, never a path. A library that is not loaded yet comes
+ * from the core (MSG_CTL_DLOPEN), verified; the sandbox maps its code from
+ * the one descriptor the core sets (src/core/ta_dlopen.c), and the TA with
+ * its libraries become global first, so that the new library's references
+ * to them resolve, as they do on OP-TEE, where every module shares one
+ * namespace. Any other name gets NULL and a dlerror() message.
  *
  * dl_iterate_phdr() in a TA is OP-TEE's: every loaded object is visited
  * whatever the callback returns, and the call returns what the last visit
@@ -29,8 +33,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "buf.h"
 #include "elf_dyn.h"
 #include "log.h"
+#include "msg.h"
+#include "proto.h"
 #include "runtime.h"
 
 #define COPY_CHUNK (64 * 1024)
@@ -200,6 +207,88 @@ static int find_lib(struct dl_phdr_info *info, size_t size, void *arg)
 	return 1;
 }
 
+/* The libraries loaded at run time: the descriptor each was mapped by, which names it. */
+static struct {
+	struct swtee_uuid uuid;
+	int fd;
+} late[PROTO_LIBS_MAX];
+static size_t nlate;
+
+static void late_keep(const struct swtee_uuid *u, int fd)
+{
+	for (size_t i = 0; i < nlate; i++)
+		if (uuid_equal(&late[i].uuid, u)) {
+			close(late[i].fd); /* its earlier load, closed since */
+			late[i].fd = fd;
+			return;
+		}
+	if (nlate < PROTO_LIBS_MAX) {
+		late[nlate].uuid = *u;
+		late[nlate++].fd = fd;
+	}
+}
+
+/* The TA and what it links, global: so that a library loaded now finds their symbols. */
+static void ta_global(void)
+{
+	static bool done;
+	struct link_map *ta = NULL;
+
+	if (done || !rt.ta.handle || dlinfo(rt.ta.handle, RTLD_DI_LINKMAP, &ta) || !ta)
+		return;
+	done = real_dlopen(ta->l_name, RTLD_NOW | RTLD_NOLOAD | RTLD_GLOBAL) != NULL;
+}
+
+/* Loads the TA library u (named file) from the core. */
+static void *load_late(const struct swtee_uuid *u, const char *file, int mode)
+{
+	uint8_t out[4 + sizeof(u->b)];
+	uint8_t in[16];
+	char path[64];
+	struct msg_fds fds;
+	struct buf_writer w;
+	struct buf_reader r;
+	uint32_t type = 0;
+	uint32_t res = TEE_ERROR_GENERIC;
+	void *h = NULL;
+	int fd = -1;
+	ssize_t n = 0;
+
+	if (!rt_sandbox_libs_at_run_time()) {
+		set_error("%s: not a library this TA links, and this sandbox loads none once the "
+			  "TA runs (no seccomp listener)",
+			  file);
+		return NULL;
+	}
+	buf_writer_init(&w, out, sizeof(out));
+	buf_put_u32(&w, MSG_CTL_DLOPEN);
+	buf_put_bytes(&w, u->b, sizeof(u->b));
+	n = rt_ctl_call(out, buf_written(&w), MSG_CTL_DLOPEN_RSP, in, sizeof(in), &fds);
+	buf_reader_init(&r, in, n > 0 ? (size_t)n : 0);
+	buf_get_u32(&r, &type);
+	buf_get_u32(&r, &res);
+	if (!buf_done(&r) || (!res && fds.n != 1) || (res && fds.n)) {
+		log_error("bad answer from the core to a dlopen");
+		rt_exit(72);
+	}
+	if (res) {
+		set_error("%s: no such TA library, or it did not verify (0x%08x)", file, res);
+		return NULL;
+	}
+	fd = msg_fds_take(&fds, 0);
+	ta_global();
+	lib_path(fd, path, sizeof(path));
+	h = real_dlopen(path, mode);
+	if (!h) {
+		set_error("%s: %s", file, real_dlerror());
+		log_error("cannot load TA library %s", error_text);
+		close(fd);
+		return NULL;
+	}
+	late_keep(u, fd);
+	return h;
+}
+
 void *dlopen(const char *file, int mode)
 {
 	struct find f;
@@ -218,12 +307,8 @@ void *dlopen(const char *file, int mode)
 		set_error("%s: a TA loads libraries by UUID only", file);
 		return NULL;
 	}
-	if (!dl_iterate_phdr(find_lib, &f)) {
-		set_error("%s: not a library this TA links (swtee loads a TA's libraries when its "
-			  "instance starts, and maps no code after that)",
-			  file);
-		return NULL;
-	}
+	if (!dl_iterate_phdr(find_lib, &f))
+		return load_late(&f.uuid, file, mode);
 	return real_dlopen(f.name, mode | RTLD_NOLOAD);
 }
 

@@ -158,6 +158,8 @@ int rt_sandbox_prepare(void);
  * why it could not, in which case the TA must not run.
  */
 const char *rt_sandbox_files(void);
+/* Can a TA library be loaded at run time (libs.c)? Not where the sandbox has no listener. */
+bool rt_sandbox_libs_at_run_time(void);
 
 /*
  * memcg.c: the memory cgroup of each TA process. In the zygote:

@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
 #include <linux/filter.h>
@@ -40,7 +41,9 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "buf.h"
 #include "log.h"
+#include "msg.h"
 #include "proto.h"
 #include "runtime.h"
 
@@ -180,7 +183,6 @@ static int plain_allow(scmp_filter_ctx ctx)
 	    SCMP_SYS(writev),
 	    SCMP_SYS(pread64),
 	    SCMP_SYS(pwrite64),
-	    SCMP_SYS(close),
 	    SCMP_SYS(fstat),
 	    SCMP_SYS(fstatfs), /* is a memfd from a client hugetlb? (memfd_safe_size) */
 	    SCMP_SYS(lseek),
@@ -226,6 +228,29 @@ static int plain_allow(scmp_filter_ctx ctx)
 		if (seccomp_rule_add(ctx, SCMP_ACT_ALLOW, plain[i], 0))
 			return -1;
 	return 0;
+}
+
+/*
+ * TA libraries loaded at run time (src/core/ta_dlopen.c): code is mapped
+ * from PROTO_TA_LIB_FD only, never writable, and only the core sets what
+ * that descriptor holds. The dynamic loader's open of a library and its
+ * close of that descriptor go to the core (the listener); no other call
+ * can put another file at that number (no dup2, dup3 or close_range), and
+ * no new descriptor takes it: it is never free.
+ */
+static int library_rules(scmp_filter_ctx ctx, bool notify)
+{
+	if (!notify)
+		return ALLOW(ctx, close);
+	return seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(close), 1,
+				SCMP_A0(SCMP_CMP_NE, PROTO_TA_LIB_FD)) ||
+	       seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(close), 1,
+				SCMP_A0(SCMP_CMP_EQ, PROTO_TA_LIB_FD)) ||
+	       seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(openat), 1,
+				SCMP_A2(SCMP_CMP_EQ, O_RDONLY | O_CLOEXEC)) ||
+	       seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(mmap), 2,
+				SCMP_A2(SCMP_CMP_MASKED_EQ, PROT_EXEC | PROT_WRITE, PROT_EXEC),
+				SCMP_A4(SCMP_CMP_EQ, PROTO_TA_LIB_FD));
 }
 
 /* The calls allowed with some arguments only. */
@@ -296,8 +321,8 @@ out:
 	return rc;
 }
 
-/* Compiles the allowlist into bpf_prog. */
-static int allowlist_compile(void)
+/* Compiles the allowlist into bpf_prog; with notify, with the library rules' notifications. */
+static int allowlist_compile(bool notify)
 {
 	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_TRAP);
 	int rc = -1;
@@ -311,7 +336,8 @@ static int allowlist_compile(void)
 	 * session open pays: a tree loads in about two thirds of the time.
 	 */
 	if (seccomp_attr_set(ctx, SCMP_FLTATR_CTL_OPTIMIZE, 2) || plain_allow(ctx) ||
-	    limited_allow(ctx) || sanitizer_allow(ctx) || bpf_export(ctx))
+	    limited_allow(ctx) || library_rules(ctx, notify) || sanitizer_allow(ctx) ||
+	    bpf_export(ctx))
 		goto out;
 	rc = 0;
 out:
@@ -402,6 +428,66 @@ const char *rt_sandbox_files(void)
 	return NULL;
 }
 
+_Static_assert(PROTO_TA_LIB_FD == RT_SESSIONS_MAX + 64 - 1,
+	       "the library descriptor is the last the sandbox allows");
+
+/* Can a TA library be loaded now (the core has the listener, or there is no sandbox)? */
+static bool libs_at_run_time = true;
+
+bool rt_sandbox_libs_at_run_time(void)
+{
+	return libs_at_run_time;
+}
+
+/* PROTO_TA_LIB_FD holds a placeholder no one can map, so that no new descriptor takes it. */
+static int lib_fd_reserve(void)
+{
+	int fd = eventfd(0, EFD_CLOEXEC);
+	int rc = fd >= 0 && dup3(fd, PROTO_TA_LIB_FD, O_CLOEXEC) == PROTO_TA_LIB_FD ? 0 : -1;
+
+	if (fd >= 0)
+		close(fd);
+	return rc;
+}
+
+/* Sends the listener to the core, which alone reads it; 0 or -1. */
+static int listener_send(int fd)
+{
+	uint8_t out[4];
+	struct buf_writer w;
+	int rc = 0;
+
+	buf_writer_init(&w, out, sizeof(out));
+	buf_put_u32(&w, MSG_CTL_LISTENER);
+	rc = msg_send(rt.ctl_fd, out, buf_written(&w), &fd, 1) ? -1 : 0;
+	close(fd);
+	return rc;
+}
+
+/*
+ * Loads the allowlist, its seccomp listener going to the core. A kernel
+ * without listeners, or a process some other filter's listener watches
+ * already (a container's), gets the allowlist without the notifications:
+ * no TA library loads at run time there.
+ */
+static int allowlist_load(void)
+{
+	long fd = -1;
+
+	if (!bpf_prog.len)
+		return -1;
+	fd = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER,
+		     &bpf_prog);
+	if (fd >= 0)
+		return listener_send((int)fd);
+	log_info("no seccomp listener here (%s): TA libraries load only when an instance starts",
+		 strerror(errno));
+	libs_at_run_time = false;
+	if (allowlist_compile(false))
+		return -1;
+	return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &bpf_prog) ? -1 : 0;
+}
+
 /* The address space of a spare; the TA and its libraries fit in the slack. */
 static uint64_t spare_vm;
 
@@ -413,7 +499,7 @@ int rt_sandbox_prepare(void)
 		return rc;
 	spare_vm = vm_status("VmSize:");
 	files_prepare();
-	rc = allowlist_compile();
+	rc = allowlist_compile(true);
 	return rc;
 }
 
@@ -463,9 +549,12 @@ const char *rt_sandbox_enter(uint32_t data_size, uint32_t stack_size)
 	}
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
 		return "cannot set no_new_privs";
+	if (lib_fd_reserve())
+		return "cannot reserve the TA library descriptor";
 	sigaction(SIGSYS, &sa, NULL);
-	if (!bpf_prog.len || prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &bpf_prog))
+	if (allowlist_load())
 		return "cannot load the seccomp allowlist";
-	log_debug("sandboxed (seccomp%s)", ns ? ", empty root, no network namespace" : "");
+	log_debug("sandboxed (seccomp%s%s)", ns ? ", empty root, no network namespace" : "",
+		  libs_at_run_time ? "" : ", no TA library loads at run time");
 	return NULL;
 }

@@ -105,6 +105,47 @@ static TEE_Result attest(uint32_t types, TEE_Param p[TEE_NUM_PARAMS])
 	return res;
 }
 
+static uint32_t trace_ids(void)
+{
+	uint32_t ids = 0;
+
+	for (int i = 0; i < shlib_ntrace; i++)
+		ids |= (uint32_t)shlib_trace[i] << (4 * i);
+	return ids;
+}
+
+/* The "dl" library's symbol name, loaded now if it is not yet. */
+static void *dl_sym(const char *name)
+{
+	void *h = dlopen(TA_SHLIB_DL_NAME, RTLD_NOW | RTLD_GLOBAL | RTLD_NODELETE);
+
+	return h ? dlsym(h, name) : NULL;
+}
+
+static TEE_Result dl_call(uint32_t types, TEE_Param p[TEE_NUM_PARAMS])
+{
+	int (*twice)(int) = NULL;
+
+	if (types != TEE_PARAM_TYPES(PT(VALUE_INPUT), PT(VALUE_OUTPUT), PT(NONE), PT(NONE)))
+		return TEE_ERROR_BAD_PARAMETERS;
+	twice = (int (*)(int))dl_sym("shlib_dl_twice");
+	if (!twice)
+		return TEE_ERROR_ITEM_NOT_FOUND;
+	p[1].value.a = (uint32_t)twice((int)p[0].value.a);
+	p[1].value.b = trace_ids();
+	return TEE_SUCCESS;
+}
+
+static TEE_Result dl_panic(void)
+{
+	void (*panic)(void) = (void (*)(void))dl_sym("shlib_dl_panic");
+
+	if (!panic)
+		return TEE_ERROR_ITEM_NOT_FOUND;
+	panic();
+	return TEE_SUCCESS;
+}
+
 TEE_Result TA_InvokeCommandEntryPoint(void *ctx, uint32_t cmd, uint32_t types,
 				      TEE_Param p[TEE_NUM_PARAMS])
 {
@@ -115,9 +156,7 @@ TEE_Result TA_InvokeCommandEntryPoint(void *ctx, uint32_t cmd, uint32_t types,
 		return TEE_SUCCESS;
 	case TA_SHLIB_CMD_INIT_ORDER:
 		p[0].value.a = (uint32_t)shlib_ntrace;
-		p[0].value.b = 0;
-		for (int i = 0; i < shlib_ntrace; i++)
-			p[0].value.b |= (uint32_t)shlib_trace[i] << (4 * i);
+		p[0].value.b = trace_ids();
 		return TEE_SUCCESS;
 	case TA_SHLIB_CMD_DLOPEN:
 		return try_dlopen(types, p);
@@ -131,6 +170,10 @@ TEE_Result TA_InvokeCommandEntryPoint(void *ctx, uint32_t cmd, uint32_t types,
 		return TEE_SUCCESS;
 	case TA_SHLIB_CMD_ATTEST:
 		return attest(types, p);
+	case TA_SHLIB_CMD_DL_CALL:
+		return dl_call(types, p);
+	case TA_SHLIB_CMD_DL_PANIC:
+		return dl_panic();
 	default:
 		return TEE_ERROR_NOT_SUPPORTED;
 	}

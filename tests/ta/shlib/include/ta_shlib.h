@@ -15,10 +15,13 @@
 	}
 #define TA_SHLIB_TOP_NAME "5a1f0b7e-3c2d-4e6f-9a81-273b4c5d6f01"
 #define TA_SHLIB_BASE_NAME "5a1f0b7e-3c2d-4e6f-9a81-273b4c5d6f02"
+/* Not linked: loaded with dlopen() at run time; it links "base" */
+#define TA_SHLIB_DL_NAME "5a1f0b7e-3c2d-4e6f-9a81-273b4c5d6f03"
 
 #define SHLIB_ID_TA 1
 #define SHLIB_ID_TOP 2
 #define SHLIB_ID_BASE 3
+#define SHLIB_ID_DL 4
 
 /* value[0] in (a, b) -> value[1].a = a + a * b, computed by the libraries */
 #define TA_SHLIB_CMD_CALL 0
@@ -43,10 +46,22 @@
  * returns, as it returns it).
  */
 #define TA_SHLIB_CMD_ATTEST 5
+/*
+ * dlopen("dl") with OP-TEE's flags (RTLD_NOW | RTLD_GLOBAL | RTLD_NODELETE),
+ * then its shlib_dl_twice(value[0].a): value[1].a = the result, .b = the
+ * constructor ids so far (as TA_SHLIB_CMD_INIT_ORDER). No library:
+ * TEE_ERROR_ITEM_NOT_FOUND.
+ */
+#define TA_SHLIB_CMD_DL_CALL 6
+/* dlopen("dl") and call its shlib_dl_panic(): TEE_Panic(TA_SHLIB_DL_PANIC_CODE) */
+#define TA_SHLIB_CMD_DL_PANIC 7
+#define TA_SHLIB_DL_PANIC_CODE 0x5d1
 
 #ifndef __ASSEMBLER__
 int shlib_top_add_mul(int a, int b);
 int shlib_base_mul(int a, int b);
+int shlib_dl_twice(int a);
+void shlib_dl_panic(void);
 #endif
 
 #endif
