@@ -96,6 +96,7 @@ static void lib_arrived(struct core *c, struct instance *in, const struct swtee_
 {
 	struct ta_facts facts = {0};
 	char lib[SWTEE_UUID_STR_LEN];
+	char ta[SWTEE_UUID_STR_LEN];
 	int elf_fd = -1;
 
 	if (!in) {
@@ -104,6 +105,7 @@ static void lib_arrived(struct core *c, struct instance *in, const struct swtee_
 		return;
 	}
 	uuid_format(uuid, lib);
+	uuid_format(&in->uuid, ta);
 	if (!res)
 		res = supplicant_image_verify(c, uuid, true, file_fd, &elf_fd, &facts);
 	else if (file_fd >= 0)
@@ -112,7 +114,8 @@ static void lib_arrived(struct core *c, struct instance *in, const struct swtee_
 		res = needs_loaded(in, lib, elf_fd);
 	if (!res && !loaded(in, uuid) &&
 	    in->ncode >= sizeof(in->code_uuid) / sizeof(in->code_uuid[0])) {
-		log_error("TA %s: more than %d TA libraries in one instance", lib, PROTO_LIBS_MAX);
+		log_error("TA %s: more than %d TA libraries in one instance (%s is one too many)",
+			  ta, PROTO_LIBS_MAX, lib);
 		res = TEEC_ERROR_OUT_OF_MEMORY;
 	}
 	if (!res && in->listener.fd >= 0) {
@@ -128,7 +131,7 @@ static void lib_arrived(struct core *c, struct instance *in, const struct swtee_
 		in->code_uuid[in->ncode] = *uuid;
 		memcpy(in->code_digest[in->ncode], facts.digest, sizeof(facts.digest));
 		in->ncode++;
-		log_debug("TA %s instance %u: library %s verified for dlopen", lib, in->id, lib);
+		log_debug("TA %s instance %u: library %s verified for dlopen", ta, in->id, lib);
 	}
 	reply(in, res, res ? -1 : elf_fd);
 	if (elf_fd >= 0)

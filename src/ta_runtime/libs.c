@@ -229,14 +229,17 @@ static void late_keep(const struct swtee_uuid *u, int fd)
 }
 
 /* The TA and what it links, global: so that a library loaded now finds their symbols. */
-static void ta_global(void)
+static bool ta_global(void)
 {
 	static bool done;
 	struct link_map *ta = NULL;
 
-	if (done || !rt.ta.handle || dlinfo(rt.ta.handle, RTLD_DI_LINKMAP, &ta) || !ta)
-		return;
+	if (done)
+		return true;
+	if (!rt.ta.handle || dlinfo(rt.ta.handle, RTLD_DI_LINKMAP, &ta) || !ta)
+		return false;
 	done = real_dlopen(ta->l_name, RTLD_NOW | RTLD_NOLOAD | RTLD_GLOBAL) != NULL;
+	return done;
 }
 
 /* Loads the TA library u (named file) from the core. */
@@ -292,16 +295,18 @@ static void *load_late(const struct swtee_uuid *u, const char *file, int mode)
 void *dlopen(const char *file, int mode)
 {
 	struct find f;
-	struct link_map *ta = NULL;
 
 	if (!locked)
 		return real_dlopen(file, mode);
 	memset(&f, 0, sizeof(f));
 	if (!file) {
-		/* The TA and, through it, its libraries, as OP-TEE's dlopen(NULL). */
-		if (!rt.ta.handle || dlinfo(rt.ta.handle, RTLD_DI_LINKMAP, &ta) || !ta)
+		/*
+		 * Every module, as OP-TEE's dlopen(NULL): the global scope, the TA
+		 * and its libraries in it, and those loaded with RTLD_GLOBAL since.
+		 */
+		if (!ta_global())
 			return NULL;
-		return real_dlopen(ta->l_name, mode | RTLD_NOLOAD);
+		return real_dlopen(NULL, mode);
 	}
 	if (!uuid_parse(file, &f.uuid)) {
 		set_error("%s: a TA loads libraries by UUID only", file);

@@ -103,6 +103,33 @@ static void constructor_files(ADBG_Case_t *c)
 	Do_ADBG_EndSubCase(c, NULL);
 }
 
+/*
+ * The one descriptor a TA may map code from (PROTO_TA_LIB_FD) holds what
+ * the core put there: closing it only seems to work, and no file of the
+ * TA's can take its number.
+ */
+static void lib_fd_swap(ADBG_Case_t *c)
+{
+	TEEC_Session s = {0};
+	TEEC_Operation op = TEEC_OPERATION_INITIALIZER;
+	uint32_t orig = 0;
+
+	Do_ADBG_BeginSubCase(c, "A TA cannot put code of its own at the library descriptor");
+	if (ADBG_EXPECT_TEEC_SUCCESS(c, xtest_teec_open_session(&s, &hostile_uuid, NULL, &orig))) {
+		op.paramTypes =
+		    TEEC_PARAM_TYPES(TEEC_VALUE_OUTPUT, TEEC_NONE, TEEC_NONE, TEEC_NONE);
+		if (ADBG_EXPECT_TEEC_SUCCESS(
+			c, TEEC_InvokeCommand(&s, TA_HOSTILE_CMD_LIB_FD_SWAP, &op, &orig))) {
+			ADBG_EXPECT(c, 1, op.params[0].value.a);
+			ADBG_EXPECT(c, 0, op.params[0].value.b);
+		}
+		ADBG_EXPECT_TEEC_SUCCESS(c,
+					 TEEC_InvokeCommand(&s, TA_HOSTILE_CMD_NOP, NULL, &orig));
+		TEEC_CloseSession(&s);
+	}
+	Do_ADBG_EndSubCase(c, NULL);
+}
+
 static void xtest_tee_test_1050(ADBG_Case_t *c)
 {
 	static const struct {
@@ -118,6 +145,8 @@ static void xtest_tee_test_1050(ADBG_Case_t *c)
 	    {TA_HOSTILE_CMD_EXECVE, "execve a shell"},
 	    {TA_HOSTILE_CMD_MMAP_EXEC, "map executable memory"},
 	    {TA_HOSTILE_CMD_MPROTECT_EXEC, "make memory executable"},
+	    {TA_HOSTILE_CMD_LIB_FD_WX, "map the library descriptor writable and executable"},
+	    {TA_HOSTILE_CMD_OPEN_LIB, "open a file as the loader does, with no library to load"},
 	    {TA_HOSTILE_CMD_PROCESS_VM_READ, "read the core's memory"},
 	    {TA_HOSTILE_CMD_KILL, "kill the core"},
 	    {TA_HOSTILE_CMD_SETOWN_EX, "name a process to signal (F_SETOWN_EX)"},
@@ -160,6 +189,7 @@ static void xtest_tee_test_1050(ADBG_Case_t *c)
 
 	signal_by_fd(c);
 	constructor_files(c);
+	lib_fd_swap(c);
 
 	Do_ADBG_BeginSubCase(c, "The heap is bounded by TA_DATA_SIZE");
 	{

@@ -20,6 +20,7 @@
 #include <tee_internal_api.h>
 
 #include "forge_storage.h"
+#include "proto.h"
 #include "pta_system_client.h"
 #include "ta_hostile.h"
 
@@ -55,6 +56,22 @@ static void own_sigsys_handler(void)
 
 	(void)sigaction(SIGSYS, &sa, NULL);
 	(void)open("/etc/passwd", O_RDONLY);
+}
+
+static TEE_Result lib_fd_swap(TEE_Param p[TEE_NUM_PARAMS])
+{
+	static const uint8_t code[16] = {0xc3}; /* ret, on x86-64 */
+	int fd = memfd_create("hostile-code", MFD_CLOEXEC);
+	void *m = MAP_FAILED;
+
+	if (fd < 0 || write(fd, code, sizeof(code)) != sizeof(code) || ftruncate(fd, 4096))
+		return TEE_ERROR_GENERIC;
+	p[0].value.a = close(PROTO_TA_LIB_FD) == 0;
+	(void)fcntl(fd, F_DUPFD_CLOEXEC, PROTO_TA_LIB_FD);
+	m = mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE, PROTO_TA_LIB_FD, 0);
+	p[0].value.b = m != MAP_FAILED && !memcmp(m, code, sizeof(code));
+	close(fd);
+	return TEE_SUCCESS;
 }
 
 static TEE_Result stdio_games(uint32_t types, TEE_Param p[TEE_NUM_PARAMS])
@@ -285,6 +302,15 @@ TEE_Result TA_InvokeCommandEntryPoint(void *ctx, uint32_t cmd, uint32_t types,
 	case TA_HOSTILE_CMD_MEMFD_HUGETLB:
 		(void)memfd_create("hostile-huge", MFD_HUGETLB);
 		break;
+	case TA_HOSTILE_CMD_LIB_FD_WX:
+		(void)mmap(NULL, 4096, PROT_READ | PROT_WRITE | PROT_EXEC, MAP_PRIVATE,
+			   PROTO_TA_LIB_FD, 0);
+		break;
+	case TA_HOSTILE_CMD_OPEN_LIB:
+		(void)open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+		break;
+	case TA_HOSTILE_CMD_LIB_FD_SWAP:
+		return lib_fd_swap(p);
 	case TA_HOSTILE_CMD_MADV_REMOVE:
 		mem = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		(void)madvise(mem, 4096, MADV_REMOVE);
