@@ -227,11 +227,12 @@ void ta_dlopen_notified(struct core *c, struct instance *in)
 		return;
 	}
 	if (n.data.nr != __NR_openat || in->lib_fd < 0) {
-		answer(fd, n.id, EACCES);
+		/* Killed first: the call's failure never reaches its code. */
 		instance_kill(
 		    in, n.data.nr == __NR_openat
 			    ? "opened a file with no library to load: the sandbox allows none"
 			    : "made a system call its sandbox hands to the core for no reason");
+		answer(fd, n.id, EACCES);
 		return;
 	}
 	add.id = n.id;

@@ -7,8 +7,10 @@
  *     and shared memory need, open files, processes;
  *   - a seccomp allowlist (libseccomp) that has no system call taking a
  *     path and none that makes a socket, a process or executable memory: no
- *     file system, no network, no code but the verified TA's, and nothing
- *     that signals another process (no fcntl owner or O_ASYNC). Anything
+ *     file system, no network, no code but the verified TA's and its
+ *     libraries' (those loaded at run time come through the core:
+ *     library_rules), and nothing that signals another process (no fcntl
+ *     owner or O_ASYNC). Anything
  *     else raises SIGSYS, whose handler the TA cannot replace: the instance
  *     logs the refused call and ends; its clients see TEEC_ERROR_TARGET_DEAD,
  *     the core and every other instance carry on;
