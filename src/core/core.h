@@ -116,9 +116,9 @@ struct instance {
 	struct swtee_uuid code_uuid[1 + PROTO_LIBS_MAX];
 	uint8_t code_digest[1 + PROTO_LIBS_MAX][PROTO_ATTEST_DIGEST_LEN];
 	size_t ncode;
-	struct endpoint listener; /* its sandbox's seccomp listener, fd -1 until sent */
-	int lib_fd;		  /* the library it is to map next (ta_dlopen.c), or -1 */
-	uid_t uid;		  /* the user it counts against: its first client's, TA to TA too */
+	struct endpoint *listener; /* its sandbox's seccomp listener, NULL until sent */
+	int lib_fd;		   /* the library it is to map next (ta_dlopen.c), or -1 */
+	uid_t uid; /* the user it counts against: its first client's, TA to TA too */
 	uint32_t nsessions;
 	struct session_ref *sessions;
 	bool destroying; /* out of every lookup: no new session goes here */
@@ -321,13 +321,16 @@ int instance_send(struct instance *in, const void *msg, size_t len, const int *f
 /*
  * ta_dlopen.c: TA libraries loaded at run time. ta_dlopen_request takes
  * MSG_CTL_DLOPEN, ta_dlopen_listener the instance's seccomp listener (fd,
- * taken), ta_dlopen_notified what the listener has to read;
- * ta_dlopen_close drops both, when the instance ends.
+ * taken), ta_dlopen_notified what a listener endpoint has to read;
+ * ta_dlopen_close drops both when the instance ends. A listener's endpoint
+ * may still have an event in the loop's batch then: it is freed by
+ * ta_dlopen_reap, after the batch.
  */
 void ta_dlopen_request(struct core *c, struct instance *in, struct buf_reader *r,
 		       const struct msg_fds *fds);
 void ta_dlopen_listener(struct core *c, struct instance *in, int fd);
-void ta_dlopen_notified(struct core *c, struct instance *in);
+void ta_dlopen_notified(struct core *c, struct endpoint *ep);
+void ta_dlopen_reap(void);
 void ta_dlopen_close(struct core *c, struct instance *in);
 
 /*

@@ -505,7 +505,6 @@ struct instance *instance_start(struct core *c, const struct swtee_uuid *uuid, i
 	}
 	in->ep.kind = EP_INSTANCE;
 	in->ep.owner = in;
-	in->listener.fd = -1;
 	in->lib_fd = -1;
 	/* What the attestation pseudo-TA measures of it (pta_attest.c), if asked. */
 	in->code_uuid[0] = *uuid;

@@ -207,7 +207,7 @@ static void dispatch(struct core *c, struct endpoint *ep)
 		instance_readable(c, ep->owner);
 		break;
 	case EP_TA_LISTENER:
-		ta_dlopen_notified(c, ep->owner);
+		ta_dlopen_notified(c, ep);
 		break;
 	case EP_TA_OUTPUT:
 		ta_output_readable(c, ep->owner);
@@ -480,6 +480,7 @@ static void run(struct core *c)
 		}
 		for (int i = 0; i < n; i++)
 			dispatch(c, ev[i].data.ptr);
+		ta_dlopen_reap();
 		instance_spares_fill(c);
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		open_tick(c, &now);
@@ -496,6 +497,7 @@ static int shut_down(struct core *c, const struct core_args *a)
 	open_fini(c);
 	image_wait_fini();
 	instance_shutdown_all(c);
+	ta_dlopen_reap();
 	ta_output_drain(c, 500);
 	ta_memcg_fini();
 	sockets_fini();

@@ -28,6 +28,7 @@
 #include <fcntl.h>
 #include <linux/seccomp.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
@@ -118,7 +119,7 @@ static void lib_arrived(struct core *c, struct instance *in, const struct swtee_
 			  ta, PROTO_LIBS_MAX, lib);
 		res = TEEC_ERROR_OUT_OF_MEMORY;
 	}
-	if (!res && in->listener.fd >= 0) {
+	if (!res && in->listener) {
 		if (in->lib_fd >= 0)
 			close(in->lib_fd);
 		/* A description of its own, read only, at offset 0: the loader reads from there. */
@@ -170,29 +171,60 @@ static bool is_listener(int fd)
 	return !strcmp(link, "anon_inode:seccomp notify");
 }
 
+/* A listener's endpoint, and the list of those closed during this batch of events. */
+struct listener {
+	struct endpoint ep;
+	struct listener *next_closed;
+};
+
+static struct listener *closed;
+
 void ta_dlopen_listener(struct core *c, struct instance *in, int fd)
 {
-	if (in->listener.fd >= 0 || !is_listener(fd)) {
+	struct listener *l = NULL;
+
+	if (in->listener || !is_listener(fd)) {
 		close(fd);
 		instance_kill(in, "sent a descriptor that is not its sandbox's listener");
 		return;
 	}
-	in->listener.kind = EP_TA_LISTENER;
-	in->listener.owner = in;
-	in->listener.fd = fd;
-	if (core_watch(c, &in->listener)) {
+	l = calloc(1, sizeof(*l));
+	if (l) {
+		l->ep.kind = EP_TA_LISTENER;
+		l->ep.owner = in;
+		l->ep.fd = fd;
+	}
+	if (!l || core_watch(c, &l->ep)) {
+		free(l);
 		close(fd);
-		in->listener.fd = -1;
 		instance_kill(in, "its sandbox's listener cannot be watched");
+		return;
+	}
+	in->listener = &l->ep;
+}
+
+void ta_dlopen_reap(void)
+{
+	while (closed) {
+		struct listener *l = closed;
+
+		closed = l->next_closed;
+		free(l);
 	}
 }
 
 void ta_dlopen_close(struct core *c, struct instance *in)
 {
-	if (in->listener.fd >= 0) {
-		core_unwatch(c, &in->listener);
-		close(in->listener.fd);
-		in->listener.fd = -1;
+	struct listener *l = (struct listener *)in->listener;
+
+	if (l) {
+		core_unwatch(c, &l->ep);
+		close(l->ep.fd);
+		l->ep.fd = -1;
+		l->ep.owner = NULL; /* an event of this batch may still name it */
+		l->next_closed = closed;
+		closed = l;
+		in->listener = NULL;
 	}
 	if (in->lib_fd >= 0) {
 		close(in->lib_fd);
@@ -209,12 +241,15 @@ static void answer(int fd, uint64_t id, int err)
 	(void)ioctl(fd, SECCOMP_IOCTL_NOTIF_SEND, &resp);
 }
 
-void ta_dlopen_notified(struct core *c, struct instance *in)
+void ta_dlopen_notified(struct core *c, struct endpoint *ep)
 {
 	struct seccomp_notif n;
 	struct seccomp_notif_addfd add = {0};
-	int fd = in->listener.fd;
+	struct instance *in = ep->owner;
+	int fd = ep->fd;
 
+	if (!in)
+		return; /* closed earlier in this batch */
 	memset(&n, 0, sizeof(n));
 	/* Readable: a notification is there, or was withdrawn (ENOENT); never blocks. */
 	if (ioctl(fd, SECCOMP_IOCTL_NOTIF_RECV, &n)) {

@@ -48,6 +48,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	in->ep.kind = EP_INSTANCE;
 	in->ep.fd = sv[0];
 	in->ep.owner = in;
+	in->lib_fd = -1;
 	in->id = 1;
 	memset(in->uuid.b, 0x5a, sizeof(in->uuid.b));
 	core_watch(&core, &in->ep);

@@ -208,16 +208,40 @@ static void test_bad_libraries(ADBG_Case_t *c)
 	other = xtest_installed_ta(BASIC_NAME, &other_len);
 	if (ADBG_EXPECT_NOT_NULL(c, other))
 		expect_refused(c, dir, TA_SHLIB_BASE_NAME, other, other_len);
-	free(other);
 	/* A library opened as a TA is no TA. */
 	ADBG_EXPECT_TEEC_RESULT(c, TEEC_ERROR_SECURITY,
 				xtest_teec_open_session(&s, &top_uuid, NULL, &orig));
+	/*
+	 * A damaged library loaded at run time: dlopen gives NULL, the TA
+	 * carries on, and loads it once it is whole again.
+	 */
+	free(other);
+	other = xtest_installed_ta(TA_SHLIB_DL_NAME, &other_len);
+	if (ADBG_EXPECT_NOT_NULL(c, other) &&
+	    ADBG_EXPECT_TEEC_SUCCESS(c, xtest_teec_open_session(&s, &shlib_uuid, NULL, &orig))) {
+		char path[PATH_MAX];
+		uint32_t result = 0;
+		uint32_t ids = 0;
+
+		snprintf(path, sizeof(path), "%s/%s.ta", dir, TA_SHLIB_DL_NAME);
+		other[other_len - 200] ^= 0x10;
+		if (ADBG_EXPECT_TRUE(c, xtest_write_file(path, other, other_len))) {
+			ADBG_EXPECT_TEEC_RESULT(c, TEEC_ERROR_ITEM_NOT_FOUND,
+						dl_call(&s, 1, &result, &ids));
+			test_calls(c, &s);
+			unlink(path);
+		}
+		if (ADBG_EXPECT_TEEC_SUCCESS(c, dl_call(&s, 4, &result, &ids)))
+			ADBG_EXPECT(c, 8, result);
+		TEEC_CloseSession(&s);
+	}
 	/* With the damage gone, the TA loads again. */
 	if (ADBG_EXPECT_TEEC_SUCCESS(c, xtest_teec_open_session(&s, &shlib_uuid, NULL, &orig))) {
 		test_calls(c, &s);
 		TEEC_CloseSession(&s);
 	}
 out:
+	free(other);
 	free(lib);
 }
 
