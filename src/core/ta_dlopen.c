@@ -10,8 +10,8 @@
  * Mapping it is the part the sandbox must allow without letting the TA map
  * any other code. Its seccomp filter allows executable maps (never writable
  * ones) of one descriptor only, PROTO_TA_LIB_FD, and hands to the core, as
- * seccomp notifications on the listener the instance sent once sandboxed
- * (MSG_CTL_LISTENER):
+ * seccomp notifications on the listener the instance sent with its first
+ * message once sandboxed (MSG_CTL_WITH_LISTENER):
  *   - the dynamic loader's open (O_RDONLY | O_CLOEXEC, any path): the core
  *     answers it with the verified ELF, put at PROTO_TA_LIB_FD in the
  *     instance (SECCOMP_IOCTL_NOTIF_ADDFD), when a library is pending; any
@@ -27,6 +27,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/seccomp.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -213,7 +214,8 @@ void ta_dlopen_reap(void)
 	}
 }
 
-void ta_dlopen_close(struct core *c, struct instance *in)
+/* Stops watching in's listener; its endpoint is freed after this batch of events. */
+static void listener_drop(struct core *c, struct instance *in)
 {
 	struct listener *l = (struct listener *)in->listener;
 
@@ -226,6 +228,11 @@ void ta_dlopen_close(struct core *c, struct instance *in)
 		closed = l;
 		in->listener = NULL;
 	}
+}
+
+void ta_dlopen_close(struct core *c, struct instance *in)
+{
+	listener_drop(c, in);
 	if (in->lib_fd >= 0) {
 		close(in->lib_fd);
 		in->lib_fd = -1;
@@ -248,13 +255,25 @@ void ta_dlopen_notified(struct core *c, struct endpoint *ep)
 	struct instance *in = ep->owner;
 	int fd = ep->fd;
 
+	struct pollfd p = {.fd = fd, .events = POLLIN};
+
 	if (!in)
 		return; /* closed earlier in this batch */
+	/*
+	 * The listener hangs up once the instance's process is gone, before the
+	 * core hears of its end: stop watching then (the hangup stays, and some
+	 * kernels would block the receive on it). A notification there, or one
+	 * withdrawn since (ENOENT), does not block the receive.
+	 */
+	if (poll(&p, 1, 0) != 1 || !(p.revents & POLLIN)) {
+		if (p.revents & (POLLHUP | POLLERR | POLLNVAL))
+			listener_drop(c, in);
+		return;
+	}
 	memset(&n, 0, sizeof(n));
-	/* Readable: a notification is there, or was withdrawn (ENOENT); never blocks. */
 	if (ioctl(fd, SECCOMP_IOCTL_NOTIF_RECV, &n)) {
 		if (errno != ENOENT && errno != EINTR)
-			ta_dlopen_close(c, in);
+			listener_drop(c, in);
 		return;
 	}
 	if (n.data.nr == __NR_close && n.data.args[0] == PROTO_TA_LIB_FD) {

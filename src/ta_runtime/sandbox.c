@@ -43,9 +43,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#include "buf.h"
 #include "log.h"
-#include "msg.h"
 #include "proto.h"
 #include "runtime.h"
 
@@ -452,25 +450,27 @@ static int lib_fd_reserve(void)
 	return rc;
 }
 
-/* Sends the listener to the core, which alone reads it; 0 or -1. */
-static int listener_send(int fd)
-{
-	uint8_t out[4];
-	struct buf_writer w;
-	int rc = 0;
+/* The sandbox's listener until the core has it (rt_sandbox_listener_take), or -1. */
+static int listener = -1;
 
-	buf_writer_init(&w, out, sizeof(out));
-	buf_put_u32(&w, MSG_CTL_LISTENER);
-	rc = msg_send(rt.ctl_fd, out, buf_written(&w), &fd, 1) ? -1 : 0;
-	close(fd);
-	return rc;
+int rt_sandbox_listener_take(void)
+{
+	int fd = listener;
+
+	listener = -1;
+	return fd;
 }
 
 /*
- * Loads the allowlist, its seccomp listener going to the core. A kernel
- * without listeners, or a process some other filter's listener watches
- * already (a container's), gets the allowlist without the notifications:
- * no TA library loads at run time there.
+ * Loads the allowlist with a seccomp listener, which the core is to read:
+ * it goes with the instance's next message to the core (rt_ctl_send), so
+ * that it costs the core no wake-up of its own. Until then a call the
+ * filter hands to the listener waits: no loader makes one before asking
+ * the core for a library, so only a TA that makes one itself waits, on
+ * itself, as one in an endless loop does. A kernel without listeners, or a
+ * process some other filter's listener watches already (a container's),
+ * gets the allowlist without the notifications: no TA library loads at run
+ * time there.
  */
 static int allowlist_load(void)
 {
@@ -480,8 +480,10 @@ static int allowlist_load(void)
 		return -1;
 	fd = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER,
 		     &bpf_prog);
-	if (fd >= 0)
-		return listener_send((int)fd);
+	if (fd >= 0) {
+		listener = (int)fd;
+		return 0;
+	}
 	log_info("no seccomp listener here (%s): TA libraries load only when an instance starts",
 		 strerror(errno));
 	libs_at_run_time = false;
