@@ -126,11 +126,8 @@ static inline size_t proto_bounce_span(size_t size)
 #define MSG_CTL_SESSION_CLOSED 0x0381 /* session:u32 */
 #define MSG_CTL_PANIC 0x0382	      /* code:u32 */
 #define MSG_CTL_PONG 0x0383	      /* (none): no */
-/*
- * On the first message an instance sends once sandboxed, whatever its type:
- * its last descriptor is the seccomp listener of its sandbox (MSG_CTL_DLOPEN).
- */
-#define MSG_CTL_WITH_LISTENER 0x8000
+/* [fd: the seccomp listener of the instance's sandbox (MSG_CTL_DLOPEN)], once */
+#define MSG_CTL_LISTENER 0x0384
 
 /*
  * Requests an instance makes of the core, each answered by one response on
@@ -218,13 +215,16 @@ static inline size_t proto_bounce_span(size_t size)
  * with its ELF. Every TA library it needs must be loaded in the instance
  * already. Once sandboxed, the instance maps code from PROTO_TA_LIB_FD only,
  * a descriptor the core alone can set: its sandbox's seccomp filter hands
- * the loader's open of the library to the core (MSG_CTL_WITH_LISTENER),
- * which puts the verified ELF there.
+ * the loader's open of the library to the core (MSG_CTL_LISTENER), which
+ * puts the verified ELF there.
  */
 #define MSG_CTL_DLOPEN 0x0398	  /* uuid[16] */
 #define MSG_CTL_DLOPEN_RSP 0x0318 /* result:u32 [fd: the verified ELF, sealed] */
-/* The last descriptor an instance may have (its RLIMIT_NOFILE less one) */
-#define PROTO_TA_LIB_FD 1087
+/*
+ * Below 64, the descriptors a process starts with room for: a higher one
+ * would make each instance's kernel grow its descriptor table.
+ */
+#define PROTO_TA_LIB_FD 63
 
 /* core -> zygote */
 /*

@@ -427,20 +427,6 @@ bool instance_readable(struct core *c, struct instance *in)
 	}
 	buf_reader_init(&r, msg, (size_t)n);
 	buf_get_u32(&r, &type);
-	if (type & MSG_CTL_WITH_LISTENER) {
-		/* Its last descriptor is its sandbox's listener; the message is as ever. */
-		type &= ~(uint32_t)MSG_CTL_WITH_LISTENER;
-		if (!fds.n) {
-			instance_kill(in, "sent a malformed message");
-			return true;
-		}
-		ta_dlopen_listener(c, in, msg_fds_take(&fds, fds.n - 1));
-		fds.n--;
-		if (in->destroying) {
-			msg_fds_close(&fds);
-			return true;
-		}
-	}
 	if (type >= MSG_CTL_REQ_FIRST && type <= MSG_CTL_REQ_LAST) {
 		ta_request_dispatch(c, in, type, &r, &fds);
 		msg_fds_close(&fds);
@@ -448,6 +434,10 @@ bool instance_readable(struct core *c, struct instance *in)
 	}
 	if (type == MSG_CTL_PONG && buf_done(&r) && !fds.n) {
 		instance_pong(in);
+		return true;
+	}
+	if (type == MSG_CTL_LISTENER && buf_done(&r) && fds.n == 1) {
+		ta_dlopen_listener(c, in, msg_fds_take(&fds, 0));
 		return true;
 	}
 	buf_get_u32(&r, &v);

@@ -10,8 +10,8 @@
  * Mapping it is the part the sandbox must allow without letting the TA map
  * any other code. Its seccomp filter allows executable maps (never writable
  * ones) of one descriptor only, PROTO_TA_LIB_FD, and hands to the core, as
- * seccomp notifications on the listener the instance sent with its first
- * message once sandboxed (MSG_CTL_WITH_LISTENER):
+ * seccomp notifications on the listener the instance sent once sandboxed
+ * (MSG_CTL_LISTENER):
  *   - the dynamic loader's open (O_RDONLY | O_CLOEXEC, any path): the core
  *     answers it with the verified ELF, put at PROTO_TA_LIB_FD in the
  *     instance (SECCOMP_IOCTL_NOTIF_ADDFD), when a library is pending; any
@@ -254,7 +254,6 @@ void ta_dlopen_notified(struct core *c, struct endpoint *ep)
 	struct seccomp_notif_addfd add = {0};
 	struct instance *in = ep->owner;
 	int fd = ep->fd;
-
 	struct pollfd p = {.fd = fd, .events = POLLIN};
 
 	if (!in)

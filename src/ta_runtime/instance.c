@@ -24,33 +24,6 @@
 
 struct rt_state rt;
 
-int rt_ctl_send(const void *msg, size_t len, int give)
-{
-	uint8_t out[PROTO_MSG_MAX];
-	int fds[2];
-	size_t nfds = 0;
-	int listener = -1;
-	uint32_t type = 0;
-	int rc = 0;
-
-	if (give >= 0)
-		fds[nfds++] = give;
-	if (len >= sizeof(type) && len <= sizeof(out) &&
-	    (listener = rt_sandbox_listener_take()) >= 0) {
-		/* The first message since the sandbox: the core gets its listener with it. */
-		memcpy(out, msg, len);
-		memcpy(&type, out, sizeof(type));
-		type |= MSG_CTL_WITH_LISTENER;
-		memcpy(out, &type, sizeof(type));
-		msg = out;
-		fds[nfds++] = listener;
-	}
-	rc = msg_send(rt.ctl_fd, msg, len, nfds ? fds : NULL, nfds);
-	if (listener >= 0)
-		close(listener);
-	return rc;
-}
-
 static void ctl_send(uint32_t type, uint32_t v)
 {
 	uint8_t out[8];
@@ -59,7 +32,7 @@ static void ctl_send(uint32_t type, uint32_t v)
 	buf_writer_init(&w, out, sizeof(out));
 	buf_put_u32(&w, type);
 	buf_put_u32(&w, v);
-	rt_ctl_send(out, buf_written(&w), -1);
+	msg_send(rt.ctl_fd, out, buf_written(&w), NULL, 0);
 }
 
 void rt_exit(int status)
@@ -442,7 +415,7 @@ static void ctl_handle(const uint8_t *in, size_t n, struct msg_fds *fds_in)
 
 		buf_writer_init(&w, out, sizeof(out));
 		buf_put_u32(&w, MSG_CTL_PONG);
-		rt_ctl_send(out, buf_written(&w), -1);
+		msg_send(rt.ctl_fd, out, buf_written(&w), NULL, 0);
 		return;
 	}
 	if (type == MSG_CTL_DESTROY && buf_done(&r) && !fds.n) {
@@ -494,7 +467,7 @@ ssize_t rt_ctl_call_fd(const void *req, size_t len, int give, uint32_t rsp_type,
 		       size_t cap, struct msg_fds *fds)
 {
 	msg_fds_init(fds);
-	if (rt_ctl_send(req, len, give))
+	if (msg_send(rt.ctl_fd, req, len, give >= 0 ? &give : NULL, give >= 0 ? 1 : 0))
 		rt_exit(0); /* the core is gone */
 	for (;;) {
 		struct buf_reader r;

@@ -104,12 +104,6 @@ void rt_exit(int status) __attribute__((noreturn));
 void rt_storage_end(void);
 
 /*
- * Sends msg (its type first) to the core with give (-1: none), and, on the
- * first message since the sandbox, its listener (MSG_CTL_WITH_LISTENER).
- * Returns 0, or -1 when the core is gone.
- */
-int rt_ctl_send(const void *msg, size_t len, int give);
-/*
  * Sends a request to the core and waits for its response of type rsp_type
  * (copied into rsp, with descriptors in fds); what else the core sends
  * meanwhile is handled. Returns the response's length.
@@ -166,11 +160,6 @@ int rt_sandbox_prepare(void);
 const char *rt_sandbox_files(void);
 /* Can a TA library be loaded at run time (libs.c)? Not where the sandbox has no listener. */
 bool rt_sandbox_libs_at_run_time(void);
-/*
- * The sandbox's seccomp listener, for the next message to the core to carry
- * (rt_ctl_send): the descriptor, -1 once taken or when there is none.
- */
-int rt_sandbox_listener_take(void);
 
 /*
  * memcg.c: the memory cgroup of each TA process. In the zygote:

@@ -43,7 +43,9 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "buf.h"
 #include "log.h"
+#include "msg.h"
 #include "proto.h"
 #include "runtime.h"
 
@@ -428,8 +430,7 @@ const char *rt_sandbox_files(void)
 	return NULL;
 }
 
-_Static_assert(PROTO_TA_LIB_FD == RT_SESSIONS_MAX + 64 - 1,
-	       "the library descriptor is the last the sandbox allows");
+_Static_assert(PROTO_TA_LIB_FD < RT_SESSIONS_MAX + 64, "the sandbox allows the library descriptor");
 
 /* Can a TA library be loaded now (the core has the listener, or there is no sandbox)? */
 static bool libs_at_run_time = true;
@@ -439,10 +440,15 @@ bool rt_sandbox_libs_at_run_time(void)
 	return libs_at_run_time;
 }
 
-/* PROTO_TA_LIB_FD holds a placeholder no one can map, so that no new descriptor takes it. */
+/*
+ * PROTO_TA_LIB_FD holds a placeholder no one can map, so that no new
+ * descriptor takes it. A process that has that descriptor open already (a
+ * TA's constructors opened that many files) is refused: it is not moved
+ * from under whoever holds it.
+ */
 static int lib_fd_reserve(void)
 {
-	int fd = eventfd(0, EFD_CLOEXEC);
+	int fd = fcntl(PROTO_TA_LIB_FD, F_GETFD) >= 0 ? -1 : eventfd(0, EFD_CLOEXEC);
 	int rc = fd >= 0 && dup3(fd, PROTO_TA_LIB_FD, O_CLOEXEC) == PROTO_TA_LIB_FD ? 0 : -1;
 
 	if (fd >= 0)
@@ -450,27 +456,25 @@ static int lib_fd_reserve(void)
 	return rc;
 }
 
-/* The sandbox's listener until the core has it (rt_sandbox_listener_take), or -1. */
-static int listener = -1;
-
-int rt_sandbox_listener_take(void)
+/* Sends the listener to the core, which alone reads it; 0 or -1. */
+static int listener_send(int fd)
 {
-	int fd = listener;
+	uint8_t out[4];
+	struct buf_writer w;
+	int rc = 0;
 
-	listener = -1;
-	return fd;
+	buf_writer_init(&w, out, sizeof(out));
+	buf_put_u32(&w, MSG_CTL_LISTENER);
+	rc = msg_send(rt.ctl_fd, out, buf_written(&w), &fd, 1) ? -1 : 0;
+	close(fd);
+	return rc;
 }
 
 /*
- * Loads the allowlist with a seccomp listener, which the core is to read:
- * it goes with the instance's next message to the core (rt_ctl_send), so
- * that it costs the core no wake-up of its own. Until then a call the
- * filter hands to the listener waits: no loader makes one before asking
- * the core for a library, so only a TA that makes one itself waits, on
- * itself, as one in an endless loop does. A kernel without listeners, or a
- * process some other filter's listener watches already (a container's),
- * gets the allowlist without the notifications: no TA library loads at run
- * time there.
+ * Loads the allowlist, its seccomp listener going to the core. A kernel
+ * without listeners, or a process some other filter's listener watches
+ * already (a container's), gets the allowlist without the notifications:
+ * no TA library loads at run time there.
  */
 static int allowlist_load(void)
 {
@@ -480,10 +484,8 @@ static int allowlist_load(void)
 		return -1;
 	fd = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER,
 		     &bpf_prog);
-	if (fd >= 0) {
-		listener = (int)fd;
-		return 0;
-	}
+	if (fd >= 0)
+		return listener_send((int)fd);
 	log_info("no seccomp listener here (%s): TA libraries load only when an instance starts",
 		 strerror(errno));
 	libs_at_run_time = false;

@@ -4,7 +4,6 @@
  * (forge_storage.c); reaching the end of one is a failure, so it returns
  * TEE_ERROR_SECURITY to say the sandbox or the core let it through.
  */
-#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -59,16 +58,6 @@ static void own_sigsys_handler(void)
 	(void)open("/etc/passwd", O_RDONLY);
 }
 
-/*
- * The instance's first message to the core carries its sandbox's listener:
- * a dlopen of a library that is nowhere makes one. Before it, a call the
- * sandbox hands to the core would wait.
- */
-static void listener_to_core(void)
-{
-	(void)dlopen("5a1f0b7e-3c2d-4e6f-9a81-273b4c5d6fff", RTLD_NOW);
-}
-
 static TEE_Result lib_fd_swap(TEE_Param p[TEE_NUM_PARAMS])
 {
 	static const uint8_t code[16] = {0xc3}; /* ret, on x86-64 */
@@ -77,7 +66,6 @@ static TEE_Result lib_fd_swap(TEE_Param p[TEE_NUM_PARAMS])
 
 	if (fd < 0 || write(fd, code, sizeof(code)) != sizeof(code) || ftruncate(fd, 4096))
 		return TEE_ERROR_GENERIC;
-	listener_to_core();
 	p[0].value.a = close(PROTO_TA_LIB_FD) == 0;
 	(void)fcntl(fd, F_DUPFD_CLOEXEC, PROTO_TA_LIB_FD);
 	m = mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE, PROTO_TA_LIB_FD, 0);
@@ -319,7 +307,6 @@ TEE_Result TA_InvokeCommandEntryPoint(void *ctx, uint32_t cmd, uint32_t types,
 			   PROTO_TA_LIB_FD, 0);
 		break;
 	case TA_HOSTILE_CMD_OPEN_LIB:
-		listener_to_core();
 		(void)open("/proc/self/status", O_RDONLY | O_CLOEXEC);
 		break;
 	case TA_HOSTILE_CMD_LIB_FD_SWAP:

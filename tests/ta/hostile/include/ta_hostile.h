@@ -84,15 +84,11 @@
 #define TA_HOSTILE_CMD_FORGE_ATTEST 31
 /* mmap the TA library descriptor (PROTO_TA_LIB_FD) writable and executable */
 #define TA_HOSTILE_CMD_LIB_FD_WX 32
-/*
- * open a file as the dynamic loader does (O_RDONLY | O_CLOEXEC), no library
- * pending, once the core has the sandbox's listener (after a failed dlopen)
- */
+/* open a file as the dynamic loader does (O_RDONLY | O_CLOEXEC), no library pending */
 #define TA_HOSTILE_CMD_OPEN_LIB 33
 /*
- * Puts code of its own at PROTO_TA_LIB_FD once the core has the sandbox's
- * listener: closes it, dups a memfd it wrote there, maps that number
- * executable. value[0].a out = 1 when the close
+ * Puts code of its own at PROTO_TA_LIB_FD: closes it, dups a memfd it wrote
+ * there, maps that number executable. value[0].a out = 1 when the close
  * said done, .b = 1 when the map holds its code.
  */
 #define TA_HOSTILE_CMD_LIB_FD_SWAP 34
