@@ -234,30 +234,48 @@ static void test_shdr(ADBG_Case_t *c, TEEC_Session *s, EVP_PKEY *key)
 	ADBG_EXPECT_COMPARE_UNSIGNED(c, op.params[2].tmpref.size, ==, DIGEST_LEN + 3072 / 8);
 }
 
-/* The shlib TA asks for its own measure: its digest, then base's, then top's. */
-static void test_ta_memory(ADBG_Case_t *c, EVP_PKEY *key)
+/* The shlib TA's measure of itself, checked against the first n digests of d. */
+static void expect_own_measure(ADBG_Case_t *c, TEEC_Session *s, EVP_PKEY *key,
+			       const uint8_t (*d)[DIGEST_LEN], size_t n)
 {
 	uint8_t nonce[5] = {1, 2, 3, 4, 5};
 	uint8_t out[OUT_MAX] = {0};
-	uint8_t d[3][DIGEST_LEN];
 	uint8_t want[DIGEST_LEN];
+	TEEC_Operation op = TEEC_OPERATION_INITIALIZER;
+	uint32_t orig = 0;
+
+	EVP_Digest(d, n * DIGEST_LEN, want, NULL, EVP_sha256(), NULL);
+	op.paramTypes =
+	    TEEC_PARAM_TYPES(TEEC_MEMREF_TEMP_INPUT, TEEC_MEMREF_TEMP_OUTPUT, TEEC_NONE, TEEC_NONE);
+	set_memref(&op, 0, nonce, sizeof(nonce));
+	set_memref(&op, 1, out, sizeof(out));
+	ADBG_EXPECT_TEEC_SUCCESS(c, TEEC_InvokeCommand(s, TA_SHLIB_CMD_ATTEST, &op, &orig));
+	expect_signed(c, key, &op, 1, want);
+}
+
+/*
+ * The shlib TA asks for its own measure: its digest, then base's, then
+ * top's; once it has loaded "dl" with dlopen, dl's after them.
+ */
+static void test_ta_memory(ADBG_Case_t *c, EVP_PKEY *key)
+{
+	uint8_t d[4][DIGEST_LEN];
 	TEEC_Operation op = TEEC_OPERATION_INITIALIZER;
 	TEEC_Session s = {0};
 	uint32_t orig = 0;
 
 	if (!ADBG_EXPECT_TRUE(c, image_digest(SHLIB_TA_NAME, d[0]) &&
 				     image_digest(TA_SHLIB_BASE_NAME, d[1]) &&
-				     image_digest(TA_SHLIB_TOP_NAME, d[2])))
+				     image_digest(TA_SHLIB_TOP_NAME, d[2]) &&
+				     image_digest(TA_SHLIB_DL_NAME, d[3])))
 		return;
-	EVP_Digest(d, sizeof(d), want, NULL, EVP_sha256(), NULL);
 	if (!ADBG_EXPECT_TEEC_SUCCESS(c, xtest_teec_open_session(&s, &shlib_uuid, NULL, &orig)))
 		return;
-	op.paramTypes =
-	    TEEC_PARAM_TYPES(TEEC_MEMREF_TEMP_INPUT, TEEC_MEMREF_TEMP_OUTPUT, TEEC_NONE, TEEC_NONE);
-	set_memref(&op, 0, nonce, sizeof(nonce));
-	set_memref(&op, 1, out, sizeof(out));
-	ADBG_EXPECT_TEEC_SUCCESS(c, TEEC_InvokeCommand(&s, TA_SHLIB_CMD_ATTEST, &op, &orig));
-	expect_signed(c, key, &op, 1, want);
+	expect_own_measure(c, &s, key, d, 3);
+	op.paramTypes = TEEC_PARAM_TYPES(TEEC_VALUE_INPUT, TEEC_VALUE_OUTPUT, TEEC_NONE, TEEC_NONE);
+	op.params[0].value.a = 1;
+	if (ADBG_EXPECT_TEEC_SUCCESS(c, TEEC_InvokeCommand(&s, TA_SHLIB_CMD_DL_CALL, &op, &orig)))
+		expect_own_measure(c, &s, key, d, 4);
 	TEEC_CloseSession(&s);
 }
 
