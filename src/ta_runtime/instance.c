@@ -487,6 +487,19 @@ ssize_t rt_ctl_call_fd(const void *req, size_t len, int give, uint32_t rsp_type,
 	}
 }
 
+uint32_t rt_ctl_request(const void *req, size_t len, int give, uint32_t rsp_type, uint8_t *rsp,
+			size_t cap, struct msg_fds *fds, struct buf_reader *r)
+{
+	ssize_t n = rt_ctl_call_fd(req, len, give, rsp_type, rsp, cap, fds);
+	uint32_t type = 0;
+	uint32_t res = TEE_ERROR_COMMUNICATION;
+
+	buf_reader_init(r, rsp, n > 0 ? (size_t)n : 0);
+	buf_get_u32(r, &type);
+	buf_get_u32(r, &res);
+	return buf_ok(r) ? res : TEE_ERROR_COMMUNICATION;
+}
+
 static void serve(void) __attribute__((noreturn));
 
 /*

@@ -251,11 +251,9 @@ static void *load_late(const struct swtee_uuid *u, const char *file, int mode)
 	struct msg_fds fds;
 	struct buf_writer w;
 	struct buf_reader r;
-	uint32_t type = 0;
 	uint32_t res = TEE_ERROR_GENERIC;
 	void *h = NULL;
 	int fd = -1;
-	ssize_t n = 0;
 
 	if (!rt_sandbox_libs_at_run_time()) {
 		set_error("%s: not a library this TA links, and this sandbox loads none once the "
@@ -266,10 +264,8 @@ static void *load_late(const struct swtee_uuid *u, const char *file, int mode)
 	buf_writer_init(&w, out, sizeof(out));
 	buf_put_u32(&w, MSG_CTL_DLOPEN);
 	buf_put_bytes(&w, u->b, sizeof(u->b));
-	n = rt_ctl_call(out, buf_written(&w), MSG_CTL_DLOPEN_RSP, in, sizeof(in), &fds);
-	buf_reader_init(&r, in, n > 0 ? (size_t)n : 0);
-	buf_get_u32(&r, &type);
-	buf_get_u32(&r, &res);
+	res =
+	    rt_ctl_request(out, buf_written(&w), -1, MSG_CTL_DLOPEN_RSP, in, sizeof(in), &fds, &r);
 	if (!buf_done(&r) || (!res && fds.n != 1) || (res && fds.n)) {
 		log_error("bad answer from the core to a dlopen");
 		rt_exit(72);

@@ -42,16 +42,12 @@ static TEE_Result chan_open(void)
 	struct buf_writer w;
 	struct buf_reader r;
 	struct msg_fds fds;
-	uint32_t type = 0;
 	uint32_t res = TEE_ERROR_COMMUNICATION;
-	ssize_t n = 0;
 
 	buf_writer_init(&w, out, sizeof(out));
 	buf_put_u32(&w, MSG_CTL_PLUGIN);
-	n = rt_ctl_call(out, buf_written(&w), MSG_CTL_PLUGIN_RSP, in, sizeof(in), &fds);
-	buf_reader_init(&r, in, n > 0 ? (size_t)n : 0);
-	buf_get_u32(&r, &type);
-	buf_get_u32(&r, &res);
+	res =
+	    rt_ctl_request(out, buf_written(&w), -1, MSG_CTL_PLUGIN_RSP, in, sizeof(in), &fds, &r);
 	if (!buf_done(&r) || (!res && fds.n != 1))
 		res = TEE_ERROR_COMMUNICATION;
 	if (!res)

@@ -53,10 +53,8 @@ static TEE_Result system_derive_key(uint32_t types, TEE_Param p[TEE_NUM_PARAMS])
 	struct buf_reader r;
 	struct msg_fds fds;
 	const uint8_t *key = NULL;
-	uint32_t type = 0;
 	uint32_t res = TEE_ERROR_COMMUNICATION;
 	size_t key_len = p[1].memref.size;
-	ssize_t n = 0;
 
 	if (types != TEE_PARAM_TYPES(PT_IN, PT_OUT, PT_NONE, PT_NONE))
 		return TEE_ERROR_BAD_PARAMETERS;
@@ -77,15 +75,9 @@ static TEE_Result system_derive_key(uint32_t types, TEE_Param p[TEE_NUM_PARAMS])
 	buf_put_u32(&w, (uint32_t)p[0].memref.size);
 	if (p[0].memref.size)
 		buf_put_bytes(&w, p[0].memref.buffer, p[0].memref.size);
-	n = rt_ctl_call(out, buf_written(&w), MSG_CTL_DERIVE_KEY_RSP, in, sizeof(in), &fds);
+	res = rt_ctl_request(out, buf_written(&w), -1, MSG_CTL_DERIVE_KEY_RSP, in, sizeof(in), &fds,
+			     &r);
 	msg_fds_close(&fds);
-	buf_reader_init(&r, in, n > 0 ? (size_t)n : 0);
-	buf_get_u32(&r, &type);
-	buf_get_u32(&r, &res);
-	if (!buf_ok(&r)) {
-		res = TEE_ERROR_COMMUNICATION;
-		goto out;
-	}
 	if (res)
 		goto out;
 	buf_get_ptr(&r, &key, key_len);

@@ -162,9 +162,7 @@ static TEE_Result measure(uint32_t what, const struct swtee_uuid *uuid, uint32_t
 	struct buf_writer w;
 	struct buf_reader r;
 	struct msg_fds fds;
-	uint32_t type = 0;
 	uint32_t res = TEE_ERROR_COMMUNICATION;
-	ssize_t len = 0;
 
 	buf_writer_init(&w, out, sizeof(out));
 	buf_put_u32(&w, MSG_CTL_ATTEST);
@@ -173,13 +171,11 @@ static TEE_Result measure(uint32_t what, const struct swtee_uuid *uuid, uint32_t
 		buf_put_bytes(&w, uuid->b, sizeof(uuid->b));
 	else if (what == PROTO_ATTEST_TA_MEMORY)
 		buf_put_u32(&w, sid);
-	len = rt_ctl_call(out, buf_written(&w), MSG_CTL_ATTEST_RSP, in, sizeof(in), &fds);
+	res =
+	    rt_ctl_request(out, buf_written(&w), -1, MSG_CTL_ATTEST_RSP, in, sizeof(in), &fds, &r);
 	msg_fds_close(&fds);
-	buf_reader_init(&r, in, len > 0 ? (size_t)len : 0);
-	buf_get_u32(&r, &type);
-	buf_get_u32(&r, &res);
-	if (!buf_ok(&r) || res)
-		return buf_ok(&r) && res ? res : TEE_ERROR_COMMUNICATION;
+	if (res)
+		return res;
 	buf_get_bytes(&r, digest, PROTO_ATTEST_DIGEST_LEN);
 	return buf_done(&r) ? TEE_SUCCESS : TEE_ERROR_COMMUNICATION;
 }

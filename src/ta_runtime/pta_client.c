@@ -180,19 +180,14 @@ static TEE_Result stats_tas(uint32_t types, TEE_Param p[TEE_NUM_PARAMS])
 	const size_t each = sizeof(struct pta_stats_ta);
 	struct buf_reader r;
 	struct msg_fds fds;
-	uint32_t type = 0;
 	uint32_t res = TEE_ERROR_COMMUNICATION;
 	uint32_t n = 0;
-	ssize_t len = 0;
 
 	if (types != TEE_PARAM_TYPES(TEE_PARAM_TYPE_MEMREF_OUTPUT, TEE_PARAM_TYPE_NONE,
 				     TEE_PARAM_TYPE_NONE, TEE_PARAM_TYPE_NONE))
 		return TEE_ERROR_BAD_PARAMETERS;
-	len = rt_ctl_call(&req, sizeof(req), MSG_CTL_STATS_RSP, in, sizeof(in), &fds);
+	res = rt_ctl_request(&req, sizeof(req), -1, MSG_CTL_STATS_RSP, in, sizeof(in), &fds, &r);
 	msg_fds_close(&fds);
-	buf_reader_init(&r, in, len > 0 ? (size_t)len : 0);
-	buf_get_u32(&r, &type);
-	buf_get_u32(&r, &res);
 	buf_get_u32(&r, &n);
 	/* the whole answer checked before anything reaches the client's buffer */
 	if (!buf_ok(&r) || res || n > PROTO_STATS_TAS_MAX ||
@@ -239,9 +234,7 @@ static TEE_Result secstor_invoke(uint32_t cmd, uint32_t types, TEE_Param p[TEE_N
 	uint8_t in[8];
 	struct buf_reader r;
 	struct msg_fds fds;
-	uint32_t type = 0;
 	uint32_t res = TEE_ERROR_COMMUNICATION;
-	ssize_t len = 0;
 	int fd = -1;
 
 	if (cmd != PTA_SECSTOR_TA_MGMT_BOOTSTRAP)
@@ -257,12 +250,10 @@ static TEE_Result secstor_invoke(uint32_t cmd, uint32_t types, TEE_Param p[TEE_N
 			close(fd);
 		return TEE_ERROR_OUT_OF_MEMORY;
 	}
-	len = rt_ctl_call_fd(&req, sizeof(req), fd, MSG_CTL_TA_INSTALL_RSP, in, sizeof(in), &fds);
+	res =
+	    rt_ctl_request(&req, sizeof(req), fd, MSG_CTL_TA_INSTALL_RSP, in, sizeof(in), &fds, &r);
 	close(fd);
 	msg_fds_close(&fds);
-	buf_reader_init(&r, in, len > 0 ? (size_t)len : 0);
-	buf_get_u32(&r, &type);
-	buf_get_u32(&r, &res);
 	return buf_done(&r) ? res : TEE_ERROR_COMMUNICATION;
 }
 

@@ -113,6 +113,13 @@ ssize_t rt_ctl_call(const void *req, size_t len, uint32_t rsp_type, uint8_t *rsp
 /* rt_ctl_call, the request carrying descriptor give (none when give < 0). */
 ssize_t rt_ctl_call_fd(const void *req, size_t len, int give, uint32_t rsp_type, uint8_t *rsp,
 		       size_t cap, struct msg_fds *fds);
+/*
+ * rt_ctl_call_fd for a response that starts with a result word, as every
+ * one does: returns that result (TEE_ERROR_COMMUNICATION for a response too
+ * short to hold one), *r reading what follows it.
+ */
+uint32_t rt_ctl_request(const void *req, size_t len, int give, uint32_t rsp_type, uint8_t *rsp,
+			size_t cap, struct msg_fds *fds, struct buf_reader *r);
 
 /*
  * pta.c: the pseudo-TAs the runtime answers itself. invoke gets the

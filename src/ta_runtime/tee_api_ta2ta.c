@@ -324,12 +324,10 @@ TEE_Result TEE_OpenTASession(const TEE_UUID *destination, uint32_t cancellationR
 	struct buf_reader r;
 	struct msg_fds fds;
 	struct ta2ta *t = NULL;
-	uint32_t type = 0;
 	uint32_t res = TEE_ERROR_OUT_OF_MEMORY;
 	uint32_t origin = TEE_ORIGIN_TEE;
 	uint32_t sid = 0;
 	size_t slot = TA2TA_MAX;
-	ssize_t n = 0;
 
 	if (!destination || !session)
 		rt_panic(TEE_ERROR_BAD_PARAMETERS, "TEE_OpenTASession");
@@ -368,10 +366,8 @@ TEE_Result TEE_OpenTASession(const TEE_UUID *destination, uint32_t cancellationR
 	buf_writer_init(&w, out, sizeof(out));
 	buf_put_u32(&w, MSG_CTL_OPEN_TA);
 	buf_put_bytes(&w, u.b, sizeof(u.b));
-	n = rt_ctl_call(out, buf_written(&w), MSG_CTL_OPEN_TA_RSP, in, sizeof(in), &fds);
-	buf_reader_init(&r, in, (size_t)n);
-	buf_get_u32(&r, &type);
-	buf_get_u32(&r, &res);
+	res =
+	    rt_ctl_request(out, buf_written(&w), -1, MSG_CTL_OPEN_TA_RSP, in, sizeof(in), &fds, &r);
 	buf_get_u32(&r, &origin);
 	buf_get_u32(&r, &sid);
 	if (!buf_done(&r) || fds.n != (res == TEE_SUCCESS ? 1u : 0u)) {

@@ -24,9 +24,7 @@ static bool chan_open(void)
 	struct buf_writer w;
 	struct buf_reader r;
 	struct msg_fds fds;
-	uint32_t type = 0;
 	uint32_t res = 0;
-	ssize_t n = 0;
 
 	if (chan_fd >= 0)
 		return true;
@@ -35,10 +33,8 @@ static bool chan_open(void)
 	chan_failed = true;
 	buf_writer_init(&w, out, sizeof(out));
 	buf_put_u32(&w, MSG_CTL_SOCKET);
-	n = rt_ctl_call(out, buf_written(&w), MSG_CTL_SOCKET_RSP, in, sizeof(in), &fds);
-	buf_reader_init(&r, in, n > 0 ? (size_t)n : 0);
-	buf_get_u32(&r, &type);
-	buf_get_u32(&r, &res);
+	res =
+	    rt_ctl_request(out, buf_written(&w), -1, MSG_CTL_SOCKET_RSP, in, sizeof(in), &fds, &r);
 	if (!buf_done(&r) || res || fds.n != 1) {
 		msg_fds_close(&fds);
 		log_error("sockets are not available (0x%08x)", res);

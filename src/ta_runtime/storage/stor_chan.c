@@ -31,10 +31,8 @@ static bool chan_open(void)
 	struct buf_reader r;
 	struct msg_fds fds;
 	struct stat st;
-	uint32_t type = 0;
 	uint32_t res = 0;
 	void *p = MAP_FAILED;
-	ssize_t n = 0;
 	uint32_t heap_ok = 0;
 	int heap = -1;
 
@@ -46,12 +44,10 @@ static bool chan_open(void)
 	heap = rt_arena_take_fd();
 	buf_writer_init(&w, out, sizeof(out));
 	buf_put_u32(&w, MSG_CTL_STORAGE);
-	n = rt_ctl_call_fd(out, buf_written(&w), heap, MSG_CTL_STORAGE_RSP, in, sizeof(in), &fds);
+	res = rt_ctl_request(out, buf_written(&w), heap, MSG_CTL_STORAGE_RSP, in, sizeof(in), &fds,
+			     &r);
 	if (heap >= 0)
 		close(heap);
-	buf_reader_init(&r, in, n > 0 ? (size_t)n : 0);
-	buf_get_u32(&r, &type);
-	buf_get_u32(&r, &res);
 	buf_get_u32(&r, &heap_ok);
 	if (!buf_done(&r) || res || fds.n != 2) {
 		msg_fds_close(&fds);
