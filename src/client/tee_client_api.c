@@ -674,6 +674,19 @@ static TEEC_Result read_result(struct call *c, TEEC_Operation *op, const uint8_t
 	return res;
 }
 
+/* What the process's reply waits learnt of contended CPUs (msg_waiter_spin). */
+static struct msg_backoff reply_backoff;
+
+/* The reply waits' cap: a process reads SWTEE_NO_SPIN once. */
+static uint64_t reply_spin_cap(void)
+{
+	static int off = -1;
+
+	if (off < 0)
+		off = getenv("SWTEE_NO_SPIN") != NULL;
+	return off ? 0 : MSG_SPIN_REPLY_CAP_NS;
+}
+
 /* Sends one request to the TA instance and waits for its result. */
 static TEEC_Result session_call(struct teec_session *s, uint32_t type, uint32_t cmd,
 				TEEC_Operation *op, int lead_fd, uint32_t *origin)
@@ -690,6 +703,7 @@ static TEEC_Result session_call(struct teec_session *s, uint32_t type, uint32_t 
 	TEEC_Result res = TEEC_SUCCESS;
 	ssize_t n = 0;
 	uint32_t serial = 0;
+	uint64_t start = 0;
 
 	*origin = TEEC_ORIGIN_API;
 	if (s->dead) {
@@ -721,6 +735,7 @@ static TEEC_Result session_call(struct teec_session *s, uint32_t type, uint32_t 
 		goto out;
 	}
 	*origin = TEEC_ORIGIN_COMMS;
+	atomic_store((_Atomic uint32_t *)&s->ctl->client_awake, msg_waiter_awake(&s->reply));
 	if (msg_send(s->sock, out, buf_written(&w), fds, nfds)) {
 		s->dead = true;
 		*origin = TEEC_ORIGIN_TEE;
@@ -729,7 +744,10 @@ static TEEC_Result session_call(struct teec_session *s, uint32_t type, uint32_t 
 	}
 	for (size_t k = 0; k < nattached; k++)
 		teec_session_mark_known(s, attached[k]);
+	start = msg_now_ns();
+	msg_waiter_spin(&s->reply, &(struct pollfd){.fd = s->sock, .events = POLLIN}, 1);
 	n = msg_recv(s->sock, in, sizeof(in), &rfds);
+	s->reply.last_ns = msg_now_ns() - start;
 	msg_fds_close(&rfds);
 	if (n <= 0) {
 		/* The instance is gone: a panic, a crash or a kill. */
@@ -774,6 +792,8 @@ static struct teec_session *session_new(void)
 	s->sock = -1;
 	s->ctl_fd = -1;
 	s->bounce.fd = -1;
+	s->reply.cap_ns = reply_spin_cap();
+	s->reply.backoff = &reply_backoff;
 	pthread_mutex_init(&s->call_lock, NULL);
 	s->ctl_fd = memfd_new_sealed("teec-ctl", sizeof(*s->ctl));
 	if (s->ctl_fd < 0)

@@ -13,6 +13,7 @@
 
 #include <tee_client_api.h>
 
+#include "msg.h"
 #include "proto.h"
 
 /* TEEC_SharedMemory.imp.flags */
@@ -43,6 +44,7 @@ struct teec_session {
 	uint32_t forget[PROTO_FORGET_MAX]; /* ids to tell the TA to unmap */
 	size_t nforget;
 	struct teec_bounce bounce; /* temporary memrefs travel here */
+	struct msg_waiter reply;   /* how the session waits for replies */
 };
 
 /* Registers s and returns its id (>= 1), or 0 when out of memory. */

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <poll.h>
+#include <sched.h>
 #include <string.h>
 #include <stdint.h>
 #include <sys/socket.h>
@@ -63,6 +64,99 @@ int msg_send(int sock, const void *buf, size_t len, const int *fds, size_t nfds)
 	if ((size_t)n != len)
 		return -EMSGSIZE;
 	return 0;
+}
+
+uint64_t msg_now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+uint64_t msg_spin_budget(uint64_t last_ns, uint64_t cap_ns)
+{
+	uint64_t b = last_ns + last_ns / 2 + 10000;
+
+	if (last_ns > cap_ns)
+		return 0;
+	return b < cap_ns ? b : cap_ns;
+}
+
+enum msg_spin_result msg_poll_spin(struct pollfd *pfd, nfds_t n, uint64_t budget_ns)
+{
+	uint64_t start = 0;
+	uint64_t now = 0;
+
+	if (!budget_ns)
+		return MSG_SPIN_EXPIRED;
+	start = now = msg_now_ns();
+	for (;;) {
+		uint64_t was = now;
+		int r = poll(pfd, n, 0);
+
+		if (r > 0)
+			return MSG_SPIN_READY;
+		if (r < 0 && errno != EINTR)
+			return MSG_SPIN_EXPIRED;
+		if (msg_now_ns() - start >= budget_ns)
+			return MSG_SPIN_EXPIRED;
+		/* On one CPU this lets the peer run; on an idle one it returns at once. */
+		sched_yield();
+		now = msg_now_ns();
+		/*
+		 * Back late: something else had the CPU, a whole time slice of it
+		 * perhaps, whether or not the event came meanwhile. The caller's
+		 * blocking wait finds the event at once if it did.
+		 */
+		if (now - was >= MSG_SPIN_CONTENDED_NS)
+			return MSG_SPIN_CONTENDED;
+	}
+}
+
+#define MSG_SPIN_LEVEL_MAX 12
+
+static void backoff_lower(struct msg_backoff *b)
+{
+	unsigned l = atomic_load_explicit(&b->level, memory_order_relaxed);
+
+	if (l)
+		atomic_store_explicit(&b->level, l - 1, memory_order_relaxed);
+}
+
+bool msg_waiter_awake(const struct msg_waiter *w)
+{
+	return w->cap_ns && !atomic_load_explicit(&w->backoff->skip, memory_order_relaxed);
+}
+
+bool msg_waiter_spin(struct msg_waiter *w, struct pollfd *pfd, nfds_t n)
+{
+	struct msg_backoff *b = w->backoff;
+	uint64_t budget = msg_spin_budget(w->last_ns, w->cap_ns);
+	unsigned skip = atomic_load_explicit(&b->skip, memory_order_relaxed);
+	unsigned l = 0;
+
+	if (!budget)
+		return false;
+	if (skip) {
+		atomic_store_explicit(&b->skip, skip - 1, memory_order_relaxed);
+		return false;
+	}
+	switch (msg_poll_spin(pfd, n, budget)) {
+	case MSG_SPIN_READY:
+		backoff_lower(b);
+		return true;
+	case MSG_SPIN_CONTENDED:
+		l = atomic_load_explicit(&b->level, memory_order_relaxed);
+		if (l < MSG_SPIN_LEVEL_MAX)
+			l++;
+		atomic_store_explicit(&b->level, l, memory_order_relaxed);
+		atomic_store_explicit(&b->skip, 1u << l, memory_order_relaxed);
+		return false;
+	default:
+		backoff_lower(b);
+		return false;
+	}
 }
 
 void msg_fds_init(struct msg_fds *fds)

@@ -419,11 +419,15 @@ static inline size_t proto_bounce_span(size_t size)
  * The per-session control page, a 4 KiB memfd the client makes and maps and
  * the TA instance maps too. The client stores the serial of the operation it
  * wants cancelled in cancel_serial and wakes futex waiters on it; the TA
- * runtime compares it with the serial of the operation it runs.
+ * runtime compares it with the serial of the operation it runs. Before each
+ * request the client stores in client_awake whether it waits for replies
+ * awake (nonzero: its waits find the CPUs free); the TA instance waits for
+ * the next request awake only then (msg_waiter_spin).
  */
 struct proto_ctl_page {
 	uint32_t cancel_serial;
-	uint32_t reserved[1023];
+	uint32_t client_awake;
+	uint32_t reserved[1022];
 };
 
 #endif

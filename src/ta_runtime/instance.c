@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <stdatomic.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +24,14 @@
 #include "runtime.h"
 
 struct rt_state rt;
+
+/* After a result, the next request is waited for awake a while (msg_poll_spin). */
+static struct {
+	uint64_t replied_ns;	/* when the last result was sent; 0: waited since */
+	bool client_awake;	/* whether that result's client waits awake too */
+	struct msg_waiter wait; /* last_ns: from that result to the next event */
+	struct msg_backoff backoff;
+} spin;
 
 static void ctl_send(uint32_t type, uint32_t v)
 {
@@ -236,7 +245,11 @@ static bool reply(struct rt_session *s, TEE_Result res, uint32_t origin, uint32_
 	buf_put_u32(&w, res);
 	buf_put_u32(&w, origin);
 	rt_params_out(&w, params ? types : 0, params ? params : none);
-	return msg_send(s->fd, out, buf_written(&w), NULL, 0) == 0;
+	if (msg_send(s->fd, out, buf_written(&w), NULL, 0))
+		return false;
+	spin.replied_ns = msg_now_ns();
+	spin.client_awake = s->ctl && atomic_load((_Atomic uint32_t *)&s->ctl->client_awake);
+	return true;
 }
 
 static TEE_Result map_ctl_page(struct rt_session *s, struct msg_fds *fds)
@@ -540,8 +553,16 @@ void rt_instance_main_loaded(int ctl_fd, int elf_fd, int level)
 	serve();
 }
 
+/* After a result, waits awake for a while if the last request came soon. */
+static bool wait_awake(struct pollfd *pfd, nfds_t n)
+{
+	return spin.replied_ns && spin.client_awake && msg_waiter_spin(&spin.wait, pfd, n);
+}
+
 static void serve(void)
 {
+	spin.wait.cap_ns = getenv("SWTEE_NO_SPIN") ? 0 : MSG_SPIN_REQUEST_CAP_NS;
+	spin.wait.backoff = &spin.backoff;
 	for (;;) {
 		static struct pollfd pfd[1 + RT_SESSIONS_MAX];
 		static struct rt_session *ss[RT_SESSIONS_MAX];
@@ -556,10 +577,14 @@ static void serve(void)
 			ss[n - 1] = s;
 			n++;
 		}
-		if (poll(pfd, n, -1) < 0) {
+		if (!wait_awake(pfd, n) && poll(pfd, n, -1) < 0) {
 			if (errno == EINTR)
 				continue;
 			rt_exit(73);
+		}
+		if (spin.replied_ns) {
+			spin.wait.last_ns = msg_now_ns() - spin.replied_ns;
+			spin.replied_ns = 0;
 		}
 		if (pfd[0].revents)
 			ctl_readable();

@@ -9,15 +9,21 @@
  * comes back; descriptors the caller did not ask for are closed and the
  * message refused, and plain msg_recv refuses credentials it was not told
  * to expect.
+ *
+ * Last the awake wait (msg_poll_spin, msg_spin_budget): it finds what is
+ * there or arrives while it looks, and gives up when its budget is spent.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
@@ -110,6 +116,121 @@ static void credentials(void)
 	close(sv[1]);
 }
 
+/*
+ * A waiter whose CPU another process keeps busy: its look is contended
+ * (the spinning thread got the CPU back only at the end of the other's
+ * time slice), and the waits after it sleep at once, twice as many after
+ * each contended look.
+ */
+static void contended(int fd)
+{
+	struct pollfd p = {.fd = fd, .events = POLLIN};
+	struct msg_backoff b = {0};
+	struct msg_waiter w = {.cap_ns = 400000000, .last_ns = 5000000, .backoff = &b};
+	cpu_set_t one;
+	cpu_set_t was;
+	pid_t hog = -1;
+	int seen = 0;
+
+	sched_getaffinity(0, sizeof(was), &was);
+	CPU_ZERO(&one);
+	CPU_SET(sched_getcpu(), &one);
+	sched_setaffinity(0, sizeof(one), &one);
+	hog = fork();
+	if (hog == 0) {
+		for (;;)
+			;
+	}
+	/* The hog shares this CPU: within 200 ms a look must come back late. */
+	for (int i = 0; i < 20 && !seen; i++)
+		seen = msg_poll_spin(&p, 1, 10000000) == MSG_SPIN_CONTENDED;
+	check(seen, "a spin on a CPU another process keeps busy is contended");
+	/* The waiter backs off: 2 waits, then (after another contended look) 4. */
+	for (int i = 0; i < 20 && !b.skip; i++)
+		msg_waiter_spin(&w, &p, 1);
+	check(b.skip == 2 && b.level == 1, "a contended spin makes the next 2 waits sleep");
+	check(!msg_waiter_awake(&w), "and says so");
+	check(!msg_waiter_spin(&w, &p, 1) && !msg_waiter_spin(&w, &p, 1) && !b.skip,
+	      "the skipped waits do not spin");
+	kill(hog, SIGKILL);
+	waitpid(hog, NULL, 0);
+	sched_setaffinity(0, sizeof(was), &was);
+	w.last_ns = 1000000;
+	check(!msg_waiter_spin(&w, &p, 1), "nothing to read: the waiter finds nothing");
+	/* (A look the machine's noise calls contended backs off again: wait that out.) */
+	for (int i = 0; i < 50 && (b.level || b.skip); i++)
+		msg_waiter_spin(&w, &p, 1);
+	check(b.level == 0 && !b.skip && msg_waiter_awake(&w),
+	      "spins on an idle CPU are not contended and lower the backoff");
+}
+
+/*
+ * The awake wait: it finds a message already there, one a peer sends
+ * while it looks, gives up when its budget is spent, and the budget
+ * follows the last wait.
+ */
+static void spin(void)
+{
+	int sv[2];
+	struct pollfd p = {.events = POLLIN};
+	uint64_t t0 = 0;
+	uint64_t took = 0;
+	enum msg_spin_result r = MSG_SPIN_READY;
+	pid_t child = -1;
+
+	check(msg_spin_budget(0, 400000) == 10000, "a first wait looks for 10 us");
+	check(msg_spin_budget(20000, 400000) == 40000, "a 20 us rhythm gets 40 us");
+	check(msg_spin_budget(300000, 400000) == 400000, "the budget stops at its cap");
+	check(msg_spin_budget(400001, 400000) == 0, "after a wait longer than the cap, none");
+	check(msg_poll_spin(&p, 1, 0) == MSG_SPIN_EXPIRED, "no budget: no look");
+
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET, 0, sv)) {
+		check(false, "socketpair");
+		return;
+	}
+	p.fd = sv[0];
+	/* A look the machine's noise (a virtual CPU descheduled) calls contended is retried. */
+	for (int i = 0; i < 10 && r != MSG_SPIN_EXPIRED; i++) {
+		t0 = msg_now_ns();
+		r = msg_poll_spin(&p, 1, 2000000);
+		took = msg_now_ns() - t0;
+	}
+	check(r == MSG_SPIN_EXPIRED, "nothing to read: the budget runs out");
+	check(took >= 2000000 && took < 500000000, "the look lasts its budget, about");
+	check(!p.revents, "no event is reported when the budget ran out");
+
+	check(msg_send(sv[1], "x", 1, NULL, 0) == 0, "msg_send for the awake wait");
+	check(msg_poll_spin(&p, 1, 1000000) == MSG_SPIN_READY && (p.revents & POLLIN),
+	      "a message already there is found");
+	{
+		char b[4];
+		struct msg_fds fds;
+
+		check(msg_recv(sv[0], b, sizeof(b), &fds) == 1, "and it is read");
+	}
+	child = fork();
+	if (child == 0) {
+		usleep(20000);
+		_exit(msg_send(sv[1], "y", 1, NULL, 0) ? 1 : 0);
+	}
+	p.revents = 0;
+	r = MSG_SPIN_CONTENDED;
+	for (int i = 0; i < 100 && r == MSG_SPIN_CONTENDED; i++)
+		r = msg_poll_spin(&p, 1, UINT64_C(5000000000));
+	check(r == MSG_SPIN_READY && (p.revents & POLLIN),
+	      "a message sent while the wait looks is found");
+	waitpid(child, NULL, 0);
+	{
+		char b[4];
+		struct msg_fds fds;
+
+		check(msg_recv(sv[0], b, sizeof(b), &fds) == 1, "the message is read");
+	}
+	contended(sv[0]);
+	close(sv[0]);
+	close(sv[1]);
+}
+
 int main(void)
 {
 	int sv[2] = {-1, -1};
@@ -143,6 +264,7 @@ int main(void)
 
 	interrupt_every(0);
 	credentials();
+	spin();
 	close(sv[0]);
 	close(sv[1]);
 	if (failed)

@@ -283,7 +283,8 @@ int bench_measure(const struct bench_pair *p, struct bench_result *r);
  * no-op invoke round trip as a reference in their own run: n timed no-op
  * invokes of the basic test TA on a new session (arg: the TEEC_Context),
  * and n round trips of libteec's message sizes to a new echo child over a
- * socketpair (arg: unused).
+ * socketpair (arg: NULL; any other value makes both ends wait for each
+ * message awake for a while first, as libteec and the TA runtime do).
  */
 int bench_invoke_nop_loop(void *arg, size_t n, struct bench_samples *s);
 int bench_pingpong_loop(void *arg, size_t n, struct bench_samples *s);

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <poll.h>
 #include <spawn.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -18,6 +19,7 @@
 
 #include "bench.h"
 #include "bench_text.h"
+#include "msg.h"
 #include "ta_basic.h"
 
 #define INVOKE_ITERATIONS 20000
@@ -124,13 +126,33 @@ out:
 	return ret;
 }
 
+/*
+ * Waits for fd to be readable, awake for a while first as libteec and the
+ * TA runtime do (msg_waiter_spin), when w is not NULL.
+ */
+static void pingpong_wait(int fd, struct msg_waiter *w)
+{
+	struct pollfd p = {.fd = fd, .events = POLLIN};
+	uint64_t start = msg_now_ns();
+
+	if (!w)
+		return;
+	if (!msg_waiter_spin(w, &p, 1))
+		while (poll(&p, 1, -1) < 0 && errno == EINTR)
+			;
+	w->last_ns = msg_now_ns() - start;
+}
+
 /* The baseline's other end: a child that answers every request with its first bytes. */
-static void __attribute__((noreturn)) pingpong_echo(int fd)
+static void __attribute__((noreturn)) pingpong_echo(int fd, bool awake)
 {
 	uint8_t buf[PINGPONG_REQUEST];
+	struct msg_backoff b = {0};
+	struct msg_waiter w = {.cap_ns = MSG_SPIN_REQUEST_CAP_NS, .backoff = &b};
 	ssize_t n = 0;
 
 	for (;;) {
+		pingpong_wait(fd, awake ? &w : NULL);
 		n = recv(fd, buf, sizeof(buf), 0);
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -142,7 +164,7 @@ static void __attribute__((noreturn)) pingpong_echo(int fd)
 }
 
 /* One request and its reply; 0, or -1 after saying why. */
-static int pingpong_once(int fd, uint8_t tag)
+static int pingpong_once(int fd, uint8_t tag, struct msg_waiter *w)
 {
 	uint8_t out[PINGPONG_REQUEST] = {0};
 	uint8_t in[PINGPONG_REQUEST];
@@ -151,6 +173,7 @@ static int pingpong_once(int fd, uint8_t tag)
 	out[0] = tag;
 	if (send(fd, out, sizeof(out), MSG_NOSIGNAL) != (ssize_t)sizeof(out))
 		goto sys_error;
+	pingpong_wait(fd, w);
 	got = recv(fd, in, sizeof(in), 0);
 	if (got < 0)
 		goto sys_error;
@@ -164,9 +187,15 @@ sys_error:
 	return -1;
 }
 
-/* n timed round trips to an echo child of the block's own. */
+/*
+ * n timed round trips to an echo child of the block's own; with arg
+ * non-NULL (the awake ping-pong), both ends wait as swtee's do.
+ */
 int bench_pingpong_loop(void *arg, size_t n, struct bench_samples *s)
 {
+	bool awake = arg != NULL;
+	static struct msg_backoff b; /* the process's, as libteec's */
+	struct msg_waiter w = {.cap_ns = MSG_SPIN_REPLY_CAP_NS, .backoff = &b};
 	int sv[2] = {-1, -1};
 	pid_t child = -1;
 	double t0 = 0;
@@ -174,7 +203,6 @@ int bench_pingpong_loop(void *arg, size_t n, struct bench_samples *s)
 	size_t i = 0;
 	int ret = -1;
 
-	(void)arg;
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv)) {
 		fprintf(stderr, "swtee bench: socketpair: %s\n", strerror(errno));
 		goto out;
@@ -191,17 +219,17 @@ int bench_pingpong_loop(void *arg, size_t n, struct bench_samples *s)
 		if (sv[1] > 3)
 			close_range(3, (unsigned int)sv[1] - 1, 0);
 		close_range((unsigned int)sv[1] + 1, ~0U, 0);
-		pingpong_echo(sv[1]);
+		pingpong_echo(sv[1], awake);
 	}
 	close(sv[1]);
 	sv[1] = -1;
 
 	for (i = 0; i < BLOCK_PRIME; i++)
-		if (pingpong_once(sv[0], (uint8_t)i))
+		if (pingpong_once(sv[0], (uint8_t)i, awake ? &w : NULL))
 			goto out;
 	for (i = 0; i < n; i++) {
 		t0 = bench_now_us();
-		if (pingpong_once(sv[0], (uint8_t)i))
+		if (pingpong_once(sv[0], (uint8_t)i, awake ? &w : NULL))
 			goto out;
 		t1 = bench_now_us();
 		if (bench_samples_add(s, t1 - t0))
@@ -417,6 +445,7 @@ out:
 
 static int bench_invoke_run(struct bench_ctx *ctx)
 {
+	static bool awake_pingpong = true;
 	size_t n = bench_iterations(ctx, INVOKE_ITERATIONS);
 
 	if (bench_compare(ctx, &(struct bench_pair){
@@ -431,6 +460,19 @@ static int bench_invoke_run(struct bench_ctx *ctx)
 				   .blocks = INVOKE_BLOCKS,
 				   .target = INVOKE_TARGET,
 				   .target_p50 = INVOKE_TARGET,
+			       }))
+		return -1;
+	/* The same, against a ping-pong whose ends wait awake as swtee's do: the path alone. */
+	if (bench_compare(ctx, &(struct bench_pair){
+				   .name = "invoke_awake",
+				   .run = bench_invoke_nop_loop,
+				   .arg = bench_teec(ctx),
+				   .baseline_name = "socketpair_awake",
+				   .baseline = bench_pingpong_loop,
+				   .baseline_arg = &awake_pingpong,
+				   .iterations = n / 4,
+				   .warmup = n / 40,
+				   .blocks = INVOKE_BLOCKS / 4,
 			       }))
 		return -1;
 	return bench_shapes_run(ctx);
@@ -493,7 +535,9 @@ static void invoke_table(FILE *f, const struct bench_result *const *r, size_t n)
 	fputs("\nTimes in us. p50, p90: over all samples, every CPU placement included;\n"
 	      "best: the median of the best block. x p50, x p90: swtee's p50 and p90 over\n"
 	      "the baseline's. invoke: the no-op invoke against a socketpair round trip\n"
-	      "(target: best and x p50 <= 1.20). The other cases pass one 'inout' buffer\n"
+	      "(target: best and x p50 <= 1.20); invoke_awake: the same against a round\n"
+	      "trip whose ends wait awake a while first, as libteec and TAs do (the path's\n"
+	      "own cost; no target). The other cases pass one 'inout' buffer\n"
 	      "of the size their name ends with to a TA that increments its first byte,\n"
 	      "against the no-op invoke of the same run (target up to 64k: x p50 <= 1.50,\n"
 	      "x p90 <= 2.00).\n",
