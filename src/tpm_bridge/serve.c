@@ -33,6 +33,7 @@
 
 #include "bridge.h"
 #include "log.h"
+#include "msg.h"
 
 #define CONNS_MAX 64
 #define STALL_MS 10000
@@ -638,6 +639,14 @@ int serve_run(struct endpoint *eps, size_t n, int signal_fd)
 {
 	size_t nfds = 1 + 2 * n + CONNS_MAX;
 	struct pollfd *p = calloc(nfds, sizeof(*p));
+	/*
+	 * A TCTI's next command (a new connection, for swtpm's) follows the last
+	 * response within microseconds: waited for awake, as libteec waits for
+	 * the TA, it finds the bridge running (msg_waiter_spin).
+	 */
+	static struct msg_backoff backoff;
+	struct msg_waiter next = {.cap_ns = getenv("SWTEE_NO_SPIN") ? 0 : MSG_SPIN_REQUEST_CAP_NS,
+				  .backoff = &backoff};
 	int rc = -1;
 
 	if (!p)
@@ -660,7 +669,9 @@ int serve_run(struct endpoint *eps, size_t n, int signal_fd)
 						       .events = c->out_len ? POLLOUT : POLLIN};
 			k++;
 		}
-		r = poll(p, k, POLL_MS);
+		now = msg_now_ns();
+		r = msg_waiter_spin(&next, p, k) ? 1 : poll(p, k, POLL_MS);
+		next.last_ns = msg_now_ns() - now;
 		if (r < 0 && errno != EINTR) {
 			log_error("poll: %s", strerror(errno));
 			goto out;
